@@ -1,0 +1,405 @@
+//! Cards, ranks, suits and the notation (`10H`, `JK`, `t♠`), and [`Counts`], a multiset of cards.
+//!
+//! This module knows nothing about rules: whether a card is wild, or what it is worth, is decided
+//! by [`crate::rules::Rules`].
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A suit. The order (`S H D C`) is the canonical order used in every printed list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Suit {
+    Spades = 0,
+    Hearts = 1,
+    Diamonds = 2,
+    Clubs = 3,
+}
+
+impl Suit {
+    pub const ALL: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
+
+    pub fn letter(self) -> char {
+        ['S', 'H', 'D', 'C'][self as usize]
+    }
+
+    pub fn symbol(self) -> char {
+        ['♠', '♥', '♦', '♣'][self as usize]
+    }
+
+    pub fn from_index(i: usize) -> Suit {
+        Suit::ALL[i & 3]
+    }
+
+    fn parse(c: char) -> Option<Suit> {
+        match c {
+            'S' | 's' | '♠' => Some(Suit::Spades),
+            'H' | 'h' | '♥' => Some(Suit::Hearts),
+            'D' | 'd' | '♦' => Some(Suit::Diamonds),
+            'C' | 'c' | '♣' => Some(Suit::Clubs),
+            _ => None,
+        }
+    }
+}
+
+/// A rank, ace first. `Rank::Ace` is low or high only inside a run, as the rules say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Rank {
+    Ace = 1,
+    Two,
+    Three,
+    Four,
+    Five,
+    Six,
+    Seven,
+    Eight,
+    Nine,
+    Ten,
+    Jack,
+    Queen,
+    King,
+}
+
+impl Rank {
+    pub const ALL: [Rank; 13] = [
+        Rank::Ace,
+        Rank::Two,
+        Rank::Three,
+        Rank::Four,
+        Rank::Five,
+        Rank::Six,
+        Rank::Seven,
+        Rank::Eight,
+        Rank::Nine,
+        Rank::Ten,
+        Rank::Jack,
+        Rank::Queen,
+        Rank::King,
+    ];
+
+    /// The rank with number `n` (1 = ace … 13 = king).
+    pub fn from_number(n: u8) -> Option<Rank> {
+        Rank::ALL.get(usize::from(n).wrapping_sub(1)).copied()
+    }
+
+    pub fn number(self) -> u8 {
+        self as u8
+    }
+
+    pub fn name(self) -> &'static str {
+        [
+            "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+        ][self as usize - 1]
+    }
+
+    /// Parses a rank as written in card notation (`A`, `2`…`10`, `T`, `J`, `Q`, `K`), any case.
+    pub fn parse(s: &str) -> Option<Rank> {
+        let up = s.to_ascii_uppercase();
+        Some(match up.as_str() {
+            "A" | "1" => Rank::Ace,
+            "T" | "10" => Rank::Ten,
+            "J" => Rank::Jack,
+            "Q" => Rank::Queen,
+            "K" => Rank::King,
+            _ => {
+                let n: u8 = up.parse().ok()?;
+                if (2..=9).contains(&n) {
+                    Rank::from_number(n)?
+                } else {
+                    return None;
+                }
+            }
+        })
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One card: a rank and a suit, or a joker. Copies in a multi-deck game are the same `Card`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(u8);
+
+/// The number of distinct card kinds: 52 suited cards and the joker.
+pub const KINDS: usize = 53;
+
+impl Card {
+    pub const JOKER: Card = Card(52);
+
+    pub fn new(rank: Rank, suit: Suit) -> Card {
+        Card(suit as u8 * 13 + rank as u8 - 1)
+    }
+
+    /// The card with this index (`0..KINDS`); the canonical order is suits `S H D C`, ranks `A`…`K`,
+    /// then the joker.
+    pub fn from_index(i: usize) -> Option<Card> {
+        (i < KINDS).then_some(Card(i as u8))
+    }
+
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    pub fn is_joker(self) -> bool {
+        self.0 == 52
+    }
+
+    pub fn rank(self) -> Option<Rank> {
+        (!self.is_joker()).then(|| Rank::ALL[usize::from(self.0 % 13)])
+    }
+
+    pub fn suit(self) -> Option<Suit> {
+        (!self.is_joker()).then(|| Suit::from_index(usize::from(self.0 / 13)))
+    }
+
+    pub fn is_two(self) -> bool {
+        self.rank() == Some(Rank::Two)
+    }
+
+    /// Every card kind in canonical order.
+    pub fn all() -> impl Iterator<Item = Card> {
+        (0..KINDS as u8).map(Card)
+    }
+
+    /// The form for people: `10♥`, `JK`.
+    pub fn pretty(self) -> String {
+        match (self.rank(), self.suit()) {
+            (Some(r), Some(s)) => format!("{}{}", r.name(), s.symbol()),
+            _ => "JK".to_string(),
+        }
+    }
+}
+
+/// The canonical notation: `10H`, `AS`, `JK`.
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.rank(), self.suit()) {
+            (Some(r), Some(s)) => write!(f, "{}{}", r.name(), s.letter()),
+            _ => f.write_str("JK"),
+        }
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Why a piece of card notation could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardParseError {
+    pub input: String,
+    pub reason: &'static str,
+}
+
+impl fmt::Display for CardParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot read card `{}`: {} (write a rank A 2 3 4 5 6 7 8 9 10 J Q K, or T for 10, then a suit S H D C or ♠ ♥ ♦ ♣; JK for a joker)",
+            self.input, self.reason
+        )
+    }
+}
+
+impl std::error::Error for CardParseError {}
+
+impl FromStr for Card {
+    type Err = CardParseError;
+
+    /// Reads `<rank><suit>` or `JK`, case-insensitively; `T` stands for 10.
+    fn from_str(s: &str) -> Result<Card, CardParseError> {
+        let err = |reason| CardParseError {
+            input: s.to_string(),
+            reason,
+        };
+        let t = s.trim();
+        if t.is_empty() {
+            return Err(err("it is empty"));
+        }
+        if t.eq_ignore_ascii_case("JK") || t.eq_ignore_ascii_case("joker") {
+            return Ok(Card::JOKER);
+        }
+        let last = t.chars().next_back().ok_or_else(|| err("it is empty"))?;
+        let suit = Suit::parse(last).ok_or_else(|| err("the last character is not a suit"))?;
+        let rank_part = &t[..t.len() - last.len_utf8()];
+        if rank_part.is_empty() {
+            return Err(err("there is no rank before the suit"));
+        }
+        let rank =
+            Rank::parse(rank_part).ok_or_else(|| err("the rank is not one of A 2-10 T J Q K"))?;
+        Ok(Card::new(rank, suit))
+    }
+}
+
+/// Parses a space- or comma-separated list of cards.
+///
+/// # Errors
+/// The first card that cannot be read.
+pub fn parse_cards(s: &str) -> Result<Vec<Card>, CardParseError> {
+    s.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(str::parse)
+        .collect()
+}
+
+/// Formats cards in the given order, space-separated, in canonical notation.
+pub fn format_cards(cards: &[Card]) -> String {
+    let v: Vec<String> = cards.iter().map(Card::to_string).collect();
+    v.join(" ")
+}
+
+/// A multiset of cards: a count per card kind. A hand, a pile or a deck.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Counts([u8; KINDS]);
+
+impl Default for Counts {
+    fn default() -> Self {
+        Counts([0; KINDS])
+    }
+}
+
+impl Counts {
+    pub fn new() -> Counts {
+        Counts::default()
+    }
+
+    /// Counts of the given cards.
+    ///
+    /// Saturates at 255 copies of one card (no deck this crate accepts comes close).
+    pub fn from_cards(cards: &[Card]) -> Counts {
+        let mut c = Counts::new();
+        for &card in cards {
+            c.add(card);
+        }
+        c
+    }
+
+    pub fn count(&self, card: Card) -> u8 {
+        self.0[card.index()]
+    }
+
+    pub fn add(&mut self, card: Card) {
+        let slot = &mut self.0[card.index()];
+        *slot = slot.saturating_add(1);
+    }
+
+    /// Removes one copy; `false` (and no change) if there is none.
+    pub fn remove(&mut self, card: Card) -> bool {
+        let slot = &mut self.0[card.index()];
+        if *slot == 0 {
+            return false;
+        }
+        *slot -= 1;
+        true
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|&n| usize::from(n)).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&n| n == 0)
+    }
+
+    /// `true` if every card of `other` is here at least as often.
+    pub fn contains(&self, other: &Counts) -> bool {
+        self.0.iter().zip(other.0.iter()).all(|(a, b)| a >= b)
+    }
+
+    /// Removes `other`; `false` (and no change) if a card is missing.
+    pub fn remove_all(&mut self, other: &Counts) -> bool {
+        if !self.contains(other) {
+            return false;
+        }
+        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
+            *a -= b;
+        }
+        true
+    }
+
+    pub fn add_all(&mut self, other: &Counts) {
+        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
+            *a = a.saturating_add(*b);
+        }
+    }
+
+    /// The cards, each copy once, in canonical order.
+    pub fn cards(&self) -> Vec<Card> {
+        let mut v = Vec::with_capacity(self.len());
+        for card in Card::all() {
+            for _ in 0..self.count(card) {
+                v.push(card);
+            }
+        }
+        v
+    }
+
+    /// The distinct cards present with their counts, in canonical order.
+    pub fn iter(&self) -> impl Iterator<Item = (Card, u8)> + '_ {
+        Card::all()
+            .map(|c| (c, self.count(c)))
+            .filter(|&(_, n)| n > 0)
+    }
+}
+
+impl fmt::Debug for Counts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}]", format_cards(&self.cards()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_round_trips_for_every_card() {
+        for card in Card::all() {
+            assert_eq!(card.to_string().parse::<Card>(), Ok(card));
+            assert_eq!(card.to_string().to_lowercase().parse::<Card>(), Ok(card));
+        }
+    }
+
+    #[test]
+    fn accepts_t_symbols_and_joker_spellings() {
+        let ten = Card::new(Rank::Ten, Suit::Hearts);
+        for s in ["10H", "th", "T♥", "10♥", " 10h "] {
+            assert_eq!(s.parse::<Card>(), Ok(ten), "{s}");
+        }
+        for s in ["JK", "jk", "Joker"] {
+            assert_eq!(s.parse::<Card>(), Ok(Card::JOKER));
+        }
+        assert_eq!(Card::new(Rank::Ace, Suit::Clubs).pretty(), "A♣");
+    }
+
+    #[test]
+    fn rejects_bad_notation_with_reason() {
+        for (s, why) in [
+            ("", "it is empty"),
+            ("11H", "the rank is not one of A 2-10 T J Q K"),
+            ("1", "the last character is not a suit"),
+            ("H", "there is no rank before the suit"),
+            ("10X", "the last character is not a suit"),
+            ("0S", "the rank is not one of A 2-10 T J Q K"),
+        ] {
+            assert_eq!(s.parse::<Card>().unwrap_err().reason, why, "{s}");
+        }
+    }
+
+    #[test]
+    fn counts_add_remove_and_list_in_canonical_order() {
+        let cards = parse_cards("JK 3C 3c AS 10H").unwrap();
+        let mut c = Counts::from_cards(&cards);
+        assert_eq!(c.len(), 5);
+        assert_eq!(format_cards(&c.cards()), "AS 10H 3C 3C JK");
+        assert!(c.remove(Card::JOKER));
+        assert!(!c.remove(Card::JOKER));
+        assert_eq!(c.count("3c".parse().unwrap()), 2);
+    }
+}

@@ -1,0 +1,207 @@
+//! Diagnostics: what is wrong with an input file, and where (file, line, column, field path).
+//!
+//! Every input error that reaches a person goes through [`Diagnostic`]; [`render`] prints them the
+//! way rustc does, with the offending line and a caret.
+
+use crate::yaml::Pos;
+use std::fmt;
+
+/// One problem found in an input file.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    /// The file as the user named it, or `<built-in push>` for embedded files.
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    /// The field path, like `sets.min-size` or `rounds[2].contract[0]`; empty for the whole file.
+    pub path: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(file: &str, pos: Pos, path: &str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            file: file.to_string(),
+            line: pos.line,
+            column: pos.column,
+            path: path.to_string(),
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+/// `file:line:column: path: message` on one line (hint after ` (hint: …)`).
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        if !self.path.is_empty() {
+            write!(f, ": {}", self.path)?;
+        }
+        write!(f, ": {}", self.message)?;
+        if let Some(h) = &self.hint {
+            write!(f, " (hint: {h})")?;
+        }
+        Ok(())
+    }
+}
+
+/// A list of diagnostics; the error type of every input that can have several problems.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+impl From<Diagnostic> for Diagnostics {
+    fn from(d: Diagnostic) -> Self {
+        Diagnostics(vec![d])
+    }
+}
+
+/// Renders diagnostics for people, each with the source line and a caret under the column:
+///
+/// ```text
+/// error: unknown key `min-sise`
+///   --> house.yaml:4:3 (sets.min-sise)
+///    |
+///  4 |   min-sise: 3
+///    |   ^ did you mean `min-size`?
+/// ```
+pub fn render(diags: &Diagnostics, source_of: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    for d in &diags.0 {
+        out.push_str(&format!("error: {}\n", d.message));
+        let place = if d.line > 0 {
+            format!("{}:{}:{}", d.file, d.line, d.column)
+        } else {
+            d.file.clone()
+        };
+        if d.path.is_empty() {
+            out.push_str(&format!("  --> {place}\n"));
+        } else {
+            out.push_str(&format!("  --> {place} ({})\n", d.path));
+        }
+        let line_text = (d.line > 0)
+            .then(|| source_of(&d.file))
+            .flatten()
+            .and_then(|src| src.lines().nth(d.line as usize - 1).map(str::to_string));
+        match line_text {
+            Some(text) => {
+                let num = d.line.to_string();
+                let pad = " ".repeat(num.len());
+                let caret_pad: String = text
+                    .chars()
+                    .take(d.column.saturating_sub(1) as usize)
+                    .map(|c| if c == '\t' { '\t' } else { ' ' })
+                    .collect();
+                out.push_str(&format!("{pad} |\n{num} | {text}\n{pad} | {caret_pad}^"));
+                if let Some(h) = &d.hint {
+                    out.push_str(&format!(" {h}"));
+                }
+                out.push('\n');
+            }
+            None => {
+                if let Some(h) = &d.hint {
+                    out.push_str(&format!("  = hint: {h}\n"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = edit_distance(word, c);
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    let (d, c) = best?;
+    let limit = (word.chars().count().max(c.chars().count()) / 3).max(1);
+    (d <= limit).then_some(c)
+}
+
+/// Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of
+/// neighbours each cost 1 (typos like `cuont` are one step from `count`).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
+    }
+    for (j, slot) in d.iter_mut().enumerate().take(w) {
+        *slot = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_names_only() {
+        let keys = ["min-size", "max-size", "count"];
+        assert_eq!(did_you_mean("min-sise", keys), Some("min-size"));
+        assert_eq!(did_you_mean("cuont", keys), Some("count"));
+        assert_eq!(did_you_mean("wilds", keys), None);
+    }
+
+    #[test]
+    fn renders_caret_under_column() {
+        let d = Diagnostic::new(
+            "f.yaml",
+            Pos { line: 2, column: 3 },
+            "sets.x",
+            "unknown key `x`",
+        )
+        .with_hint("did you mean `y`?");
+        let text = render(&Diagnostics(vec![d]), &|_| Some("sets:\n  x: 1\n".into()));
+        assert_eq!(
+            text,
+            "error: unknown key `x`\n  --> f.yaml:2:3 (sets.x)\n  |\n2 |   x: 1\n  |   ^ did you mean `y`?\n"
+        );
+    }
+}

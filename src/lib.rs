@@ -1,0 +1,6 @@
+pub mod card;
+pub mod diag;
+pub mod disputes;
+pub mod rules;
+pub mod spec;
+pub mod yaml;

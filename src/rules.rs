@@ -1,0 +1,878 @@
+//! Compiled rules: [`Rules`], the checked form of a rule set that the meld oracle and the engine
+//! read, and [`load`], which turns a built-in name or a file path (with `extends` and
+//! `--reading` overrides) into it or into diagnostics.
+//!
+//! Invariant: a `Rules` value always describes a playable game: every deal fits the pack for every
+//! allowed player count, and every contract meld is one the pack can make.
+
+use crate::card::{Card, Rank};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::disputes::{DisputeId, Readings, list_readings, reading};
+use crate::spec::{self, Component, Entry, Leaf, MeldKind, Origin, RawRules, RoundSpec, Ty};
+use crate::yaml::{self, Pos};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The rule sets embedded in the binary, by name, with their file in the repository.
+pub const BUILT_IN: &[(&str, &str, &str)] = &[
+    ("push", "spec/push.yaml", include_str!("../spec/push.yaml")),
+    (
+        "cap-it",
+        "spec/cap-it.yaml",
+        include_str!("../spec/cap-it.yaml"),
+    ),
+    (
+        "six-to-ten",
+        "spec/six-to-ten.yaml",
+        include_str!("../spec/six-to-ten.yaml"),
+    ),
+    (
+        "source-000",
+        "spec/house/source-000.yaml",
+        include_str!("../spec/house/source-000.yaml"),
+    ),
+    (
+        "source-001",
+        "spec/house/source-001.yaml",
+        include_str!("../spec/house/source-001.yaml"),
+    ),
+    (
+        "source-002",
+        "spec/house/source-002.yaml",
+        include_str!("../spec/house/source-002.yaml"),
+    ),
+    (
+        "source-003",
+        "spec/house/source-003.yaml",
+        include_str!("../spec/house/source-003.yaml"),
+    ),
+    (
+        "club-marathon",
+        "spec/house/club-marathon.yaml",
+        include_str!("../spec/house/club-marathon.yaml"),
+    ),
+];
+
+/// Who receives a push.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// The next player in turn order.
+    Left,
+    /// The previous player.
+    Right,
+}
+
+/// What happens when a player wants to draw from an empty stock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WhenEmpty {
+    /// The hand ends; `stock-out` decides who scores.
+    EndHand,
+    /// The discard pile but its top card is shuffled into a new stock.
+    ReshuffleDiscards,
+}
+
+/// Cards added at a large table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LargeTable {
+    /// `None`: the dispute `capit-third-deck` decides.
+    pub from_players: Option<u8>,
+    pub standard_decks: u8,
+    pub jokers: u8,
+}
+
+/// One deal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Round {
+    pub deal: u8,
+    pub contract: Vec<Component>,
+}
+
+/// A place on the line of ranks that runs are laid along.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Place {
+    pub rank: Rank,
+    /// An ace placed above the king (rather than below the 2).
+    pub high: bool,
+}
+
+/// A checked rule set.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub game: String,
+    pub name: String,
+    pub players: (u8, u8),
+    pub standard_decks: u8,
+    pub jokers: u8,
+    pub large_table: Option<LargeTable>,
+    pub twos_wild: bool,
+    pub set_min: u8,
+    pub run_min: u8,
+    pub two_in_sequence: bool,
+    pub wrap_around: bool,
+    pub rounds: Vec<Round>,
+    pub push_stock_cards: u8,
+    pub push_to: Direction,
+    pub discard_wilds: bool,
+    pub when_empty: WhenEmpty,
+    pub stall_limit: u32,
+    /// Points by rank number (index 1 = ace … 13 = king); index 0 is the joker.
+    pub points: [u16; 14],
+    pub readings: Readings,
+    /// The places of the rank line, low to high (circular when `wrap_around`).
+    pub line: Vec<Place>,
+}
+
+impl Rules {
+    /// Whether `card` is wild in this game (it may still stand for itself where the rules allow).
+    pub fn is_wild(&self, card: Card) -> bool {
+        card.is_joker() || (self.twos_wild && card.is_two())
+    }
+
+    /// Points for `card` left in a hand.
+    pub fn points(&self, card: Card) -> u32 {
+        match card.rank() {
+            Some(r) => u32::from(self.points[usize::from(r.number())]),
+            None => u32::from(self.points[0]),
+        }
+    }
+
+    /// Standard decks and jokers in the pack for `players`.
+    pub fn pack(&self, players: u8) -> (u8, u8) {
+        let mut decks = self.standard_decks;
+        let mut jokers = self.jokers;
+        if let Some(lt) = self.large_table {
+            let from = lt
+                .from_players
+                .unwrap_or(match self.readings.capit_third_deck {
+                    reading::CapitThirdDeck::FiveOrMore => 5,
+                    reading::CapitThirdDeck::SixOnly => 6,
+                });
+            if players >= from {
+                decks += lt.standard_decks;
+                jokers += lt.jokers;
+            }
+        }
+        (decks, jokers)
+    }
+
+    pub fn pack_size(&self, players: u8) -> usize {
+        let (d, j) = self.pack(players);
+        usize::from(d) * 52 + usize::from(j)
+    }
+
+    /// The longest run the rank line allows.
+    pub fn max_run(&self) -> usize {
+        if self.wrap_around {
+            return self.line.len();
+        }
+        let both = self.readings.ace_both_ends == reading::AceBothEnds::Allowed;
+        let has_low = self.line.first().is_some_and(|p| p.rank == Rank::Ace);
+        if has_low && !both {
+            self.line.len() - 1
+        } else {
+            self.line.len()
+        }
+    }
+
+    /// The largest set the rules allow, before counting the pack.
+    pub fn max_set(&self, copies_per_card: usize, wilds_in_pack: usize) -> usize {
+        let cap = match self.readings.set_max_size {
+            reading::SetMaxSize::V4 => 4,
+            reading::SetMaxSize::Unlimited => usize::MAX,
+        };
+        let forbid = self.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+        let naturals = if forbid { 4 } else { 4 * copies_per_card };
+        let exact = self.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
+        let by_pack = if forbid && exact {
+            4
+        } else {
+            naturals + wilds_in_pack
+        };
+        cap.min(by_pack)
+    }
+}
+
+fn build_line(twos_in_sequence: bool, wrap: bool, ace_low: bool) -> Vec<Place> {
+    let mut line = Vec::new();
+    let middle = Rank::ALL[1..]
+        .iter()
+        .filter(|r| twos_in_sequence || **r != Rank::Two);
+    if wrap {
+        line.push(Place {
+            rank: Rank::Ace,
+            high: false,
+        });
+        line.extend(middle.map(|&rank| Place { rank, high: false }));
+        return line;
+    }
+    if ace_low {
+        line.push(Place {
+            rank: Rank::Ace,
+            high: false,
+        });
+    }
+    line.extend(middle.map(|&rank| Place { rank, high: false }));
+    line.push(Place {
+        rank: Rank::Ace,
+        high: true,
+    });
+    line
+}
+
+/// A failed load: every problem found, and the texts of the files involved (for carets).
+#[derive(Clone, Debug)]
+pub struct LoadError {
+    pub diagnostics: Diagnostics,
+    pub sources: BTreeMap<String, String>,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.diagnostics.fmt(f)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl LoadError {
+    /// The diagnostics rendered with source lines and carets.
+    pub fn render(&self) -> String {
+        crate::diag::render(&self.diagnostics, &|f| self.sources.get(f).cloned())
+    }
+}
+
+/// A loaded rule set: the checked rules and the resolved raw form (for `rules show`).
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub rules: Rules,
+    pub raw: RawRules,
+    /// The files read, the requested one first, then what it extends.
+    pub chain: Vec<String>,
+}
+
+impl Loaded {
+    /// The resolved rules as canonical YAML in the rules language.
+    pub fn show(&self) -> String {
+        let header = format!(
+            "# Resolved rules of `{}` (from {}).\n# Every rule is given; `extends` and command-line readings are applied.\n",
+            self.rules.game,
+            self.chain.join(" <- ")
+        );
+        spec::render(&self.raw, &header)
+    }
+}
+
+/// Parses `ID=READING` as given to `--reading`.
+///
+/// # Errors
+/// A diagnostic naming the valid dispute ids or readings.
+pub fn parse_reading_arg(arg: &str) -> Result<(DisputeId, String), Diagnostic> {
+    let Some((id, name)) = arg.split_once('=') else {
+        return Err(Diagnostic::new(
+            "--reading",
+            Pos::default(),
+            "",
+            format!("`{arg}` is not ID=READING"),
+        )
+        .with_hint("for example --reading two-penalty-value=15"));
+    };
+    let (id, name) = (id.trim(), name.trim());
+    let Some(dispute) = DisputeId::from_id(id) else {
+        let ids: Vec<&str> = DisputeId::ALL.iter().map(|d| d.id()).collect();
+        let hint = match crate::diag::did_you_mean(id, ids.iter().copied()) {
+            Some(m) => format!("did you mean `{m}`? the disputes are: {}", ids.join(", ")),
+            None => format!("the disputes are: {}", ids.join(", ")),
+        };
+        return Err(Diagnostic::new(
+            "--reading",
+            Pos::default(),
+            "",
+            format!("unknown dispute `{id}`"),
+        )
+        .with_hint(hint));
+    };
+    if !dispute.reading_names().contains(&name) {
+        return Err(Diagnostic::new(
+            "--reading",
+            Pos::default(),
+            &format!("readings.{id}"),
+            format!("`{name}` is not a reading of dispute `{id}`"),
+        )
+        .with_hint(format!("the readings are {}", list_readings(dispute))));
+    }
+    Ok((dispute, name.to_string()))
+}
+
+/// Loads a rule set by built-in name or path, applies `extends`, then `readings` (in order).
+///
+/// # Errors
+/// Every problem found: unreadable file, YAML syntax, unknown keys, wrong types, unknown
+/// disputes or readings, a missing or cyclic `extends`, missing rules, and semantic errors.
+pub fn load(name_or_path: &str, readings: &[(DisputeId, String)]) -> Result<Loaded, LoadError> {
+    let mut sources = BTreeMap::new();
+    let mut chain = Vec::new();
+    let mut diags = Vec::new();
+    let raw = resolve(
+        name_or_path,
+        None,
+        &mut Vec::new(),
+        &mut chain,
+        &mut sources,
+        &mut diags,
+    );
+    let mut raw = match raw {
+        Some(r) if diags.is_empty() => r,
+        _ => {
+            return Err(LoadError {
+                diagnostics: Diagnostics(diags),
+                sources,
+            });
+        }
+    };
+    for (id, name) in readings {
+        raw.entries.insert(
+            format!("readings.{}", id.id()),
+            Entry {
+                value: Leaf::Choice(name.clone()),
+                sources: None,
+                note: Some("set on the command line".into()),
+                origin: Origin {
+                    file: "--reading".into(),
+                    pos: Pos::default(),
+                },
+            },
+        );
+    }
+    let top = chain.first().cloned().unwrap_or_default();
+    match compile(&raw, &top) {
+        Ok(rules) => Ok(Loaded { rules, raw, chain }),
+        Err(d) => Err(LoadError {
+            diagnostics: Diagnostics(d),
+            sources,
+        }),
+    }
+}
+
+/// Loads rules from YAML text (for scenarios with inline rules and for tests).
+///
+/// # Errors
+/// As [`load`]; `extends` paths are relative to `base_dir`.
+pub fn load_text(label: &str, text: &str, base_dir: &Path) -> Result<Loaded, LoadError> {
+    let mut sources = BTreeMap::new();
+    let mut chain = Vec::new();
+    let mut diags = Vec::new();
+    let raw = resolve_text(
+        label,
+        text,
+        base_dir,
+        &mut Vec::new(),
+        &mut chain,
+        &mut sources,
+        &mut diags,
+    );
+    let top = label.to_string();
+    match raw {
+        Some(raw) if diags.is_empty() => match compile(&raw, &top) {
+            Ok(rules) => Ok(Loaded { rules, raw, chain }),
+            Err(d) => Err(LoadError {
+                diagnostics: Diagnostics(d),
+                sources,
+            }),
+        },
+        _ => Err(LoadError {
+            diagnostics: Diagnostics(diags),
+            sources,
+        }),
+    }
+}
+
+fn is_path(s: &str) -> bool {
+    s.contains('/') || s.contains('\\') || s.ends_with(".yaml") || s.ends_with(".yml")
+}
+
+/// Reads one rules file (built-in or path), decodes it and resolves what it extends.
+fn resolve(
+    name_or_path: &str,
+    from: Option<(&str, Pos, &Path)>,
+    stack: &mut Vec<String>,
+    chain: &mut Vec<String>,
+    sources: &mut BTreeMap<String, String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<RawRules> {
+    let builtin = (!is_path(name_or_path))
+        .then(|| BUILT_IN.iter().find(|(n, _, _)| *n == name_or_path))
+        .flatten();
+    let (label, text, base_dir) = if let Some((_, file, text)) = builtin {
+        (file.to_string(), text.to_string(), PathBuf::from("spec"))
+    } else {
+        let path = match from {
+            Some((_, _, dir)) if Path::new(name_or_path).is_relative() => dir.join(name_or_path),
+            _ => PathBuf::from(name_or_path),
+        };
+        let label = path.display().to_string();
+        let missing = |what: String| {
+            let names: Vec<&str> = BUILT_IN.iter().map(|(n, _, _)| *n).collect();
+            let d = match from {
+                Some((file, pos, _)) => Diagnostic::new(file, pos, "extends", what),
+                None => Diagnostic::new(&label, Pos::default(), "", what),
+            };
+            d.with_hint(format!("built-in rule sets: {}", names.join(", ")))
+        };
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if !is_path(name_or_path) => {
+                diags.push(missing(format!(
+                    "no built-in rule set or file named `{name_or_path}` ({e})"
+                )));
+                return None;
+            }
+            Err(e) => {
+                diags.push(missing(format!("cannot read rules file `{label}`: {e}")));
+                return None;
+            }
+        };
+        if bytes.len() > yaml::MAX_INPUT_BYTES {
+            diags.push(Diagnostic::new(
+                &label,
+                Pos::default(),
+                "",
+                format!(
+                    "the file is {} bytes; the limit is {} bytes",
+                    bytes.len(),
+                    yaml::MAX_INPUT_BYTES
+                ),
+            ));
+            return None;
+        }
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+                let line = upto.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+                let column = (upto.len()
+                    - upto.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1))
+                    as u32
+                    + 1;
+                diags.push(Diagnostic::new(
+                    &label,
+                    Pos { line, column },
+                    "",
+                    "the file is not valid UTF-8 text",
+                ));
+                return None;
+            }
+        };
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        (label, text, dir)
+    };
+    resolve_text_inner(&label, &text, &base_dir, from, stack, chain, sources, diags)
+}
+
+fn resolve_text(
+    label: &str,
+    text: &str,
+    base_dir: &Path,
+    stack: &mut Vec<String>,
+    chain: &mut Vec<String>,
+    sources: &mut BTreeMap<String, String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<RawRules> {
+    resolve_text_inner(label, text, base_dir, None, stack, chain, sources, diags)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resolve_text_inner(
+    label: &str,
+    text: &str,
+    base_dir: &Path,
+    from: Option<(&str, Pos, &Path)>,
+    stack: &mut Vec<String>,
+    chain: &mut Vec<String>,
+    sources: &mut BTreeMap<String, String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<RawRules> {
+    if stack.iter().any(|s| s == label) {
+        let cycle = format!("{} -> {label}", stack.join(" -> "));
+        let d = match from {
+            Some((file, pos, _)) => Diagnostic::new(
+                file,
+                pos,
+                "extends",
+                format!("`extends` forms a cycle: {cycle}"),
+            ),
+            None => Diagnostic::new(
+                label,
+                Pos::default(),
+                "",
+                format!("`extends` forms a cycle: {cycle}"),
+            ),
+        };
+        diags.push(d);
+        return None;
+    }
+    if stack.len() >= 16 {
+        diags.push(Diagnostic::new(
+            label,
+            Pos::default(),
+            "extends",
+            "`extends` is nested more than 16 deep",
+        ));
+        return None;
+    }
+    sources.insert(label.to_string(), text.to_string());
+    chain.push(label.to_string());
+    let node = match yaml::parse(text) {
+        Ok(n) => n,
+        Err(e) => {
+            diags.push(Diagnostic::new(
+                label,
+                e.pos,
+                "",
+                format!("invalid YAML: {}", e.message),
+            ));
+            return None;
+        }
+    };
+    let raw = spec::decode(label, &node, diags);
+    let Some(ext) = raw.get("extends") else {
+        return Some(raw);
+    };
+    let Leaf::Text(parent_name) = &ext.value else {
+        return Some(raw);
+    };
+    let parent_name = parent_name.clone();
+    let pos = ext.origin.pos;
+    stack.push(label.to_string());
+    let parent = resolve(
+        &parent_name,
+        Some((label, pos, base_dir)),
+        stack,
+        chain,
+        sources,
+        diags,
+    );
+    stack.pop();
+    parent.map(|p| raw.over(&p))
+}
+
+fn int(raw: &RawRules, path: &str) -> i64 {
+    match raw.get(path).map(|e| &e.value) {
+        Some(Leaf::Int(n)) => *n,
+        _ => 0,
+    }
+}
+
+fn flag(raw: &RawRules, path: &str) -> bool {
+    matches!(raw.get(path).map(|e| &e.value), Some(Leaf::Bool(true)))
+}
+
+fn choice<'a>(raw: &'a RawRules, path: &str) -> &'a str {
+    match raw.get(path).map(|e| &e.value) {
+        Some(Leaf::Choice(s)) => s.as_str(),
+        _ => "",
+    }
+}
+
+/// Checks a resolved raw rule set for completeness and meaning, and compiles it.
+fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    for def in spec::rule_defs() {
+        if def.required && raw.get(&def.path).is_none() {
+            diags.push(
+                Diagnostic::new(top, Pos::default(), &def.path, format!("rule `{}` is not set", def.path)).with_hint(
+                    if def.path.starts_with("readings.") {
+                        format!(
+                            "every dispute needs a reading; the readings are {}",
+                            list_readings(match def.ty {
+                                Ty::Reading(id) => id,
+                                _ => DisputeId::ALL[0],
+                            })
+                        )
+                    } else {
+                        "a standalone rules file gives every rule; a house file starts with `extends: push`".into()
+                    },
+                ),
+            );
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let at = |path: &str| {
+        let o = &raw.get(path).expect("checked above").origin;
+        (o.file.clone(), o.pos)
+    };
+    let text = |path: &str| match raw.get(path).map(|e| &e.value) {
+        Some(Leaf::Text(s)) => s.clone(),
+        _ => String::new(),
+    };
+    let mut readings = Readings::first();
+    for id in DisputeId::ALL {
+        let name = choice(raw, &format!("readings.{}", id.id()));
+        let ok = readings.set(id, name);
+        debug_assert!(ok, "reading names are checked when decoding");
+    }
+    let players = match raw.get("players.count").map(|e| &e.value) {
+        Some(Leaf::Range(a, b)) => (*a, *b),
+        _ => (4, 4),
+    };
+    let large_table = match (
+        raw.get("decks.large-table.standard-decks"),
+        raw.get("decks.large-table.jokers"),
+    ) {
+        (None, None) => {
+            if let Some(e) = raw.get("decks.large-table.from-players") {
+                diags.push(Diagnostic::new(
+                    &e.origin.file,
+                    e.origin.pos,
+                    "decks.large-table.from-players",
+                    "large-table cards are named without `standard-decks` and `jokers`",
+                ));
+            }
+            None
+        }
+        _ => Some(LargeTable {
+            from_players: raw
+                .get("decks.large-table.from-players")
+                .map(|_| int(raw, "decks.large-table.from-players") as u8),
+            standard_decks: int(raw, "decks.large-table.standard-decks") as u8,
+            jokers: int(raw, "decks.large-table.jokers") as u8,
+        }),
+    };
+    let rounds_spec: Vec<RoundSpec> = match raw.get("rounds").map(|e| &e.value) {
+        Some(Leaf::Rounds(r)) => r.clone(),
+        _ => Vec::new(),
+    };
+    let mut points = [0u16; 14];
+    points[0] = int(raw, "scoring.points.JK") as u16;
+    for (i, key) in ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+        .iter()
+        .enumerate()
+    {
+        points[i + 3] = int(raw, &format!("scoring.points.{key}")) as u16;
+    }
+    points[1] = match readings.ace_penalty_value {
+        reading::AcePenaltyValue::V15 => 15,
+    };
+    points[2] = match readings.two_penalty_value {
+        reading::TwoPenaltyValue::V20 => 20,
+        reading::TwoPenaltyValue::V15 => 15,
+    };
+    let two_in_sequence = flag(raw, "runs.two-in-sequence");
+    let wrap_around = flag(raw, "runs.wrap-around");
+    let ace_low = readings.ace_position == reading::AcePosition::HighOrLow;
+    let rules = Rules {
+        game: text("game"),
+        name: text("name"),
+        players,
+        standard_decks: int(raw, "decks.standard-decks") as u8,
+        jokers: int(raw, "decks.jokers") as u8,
+        large_table,
+        twos_wild: flag(raw, "wilds.twos"),
+        set_min: int(raw, "sets.min-size") as u8,
+        run_min: int(raw, "runs.min-length") as u8,
+        two_in_sequence,
+        wrap_around,
+        rounds: rounds_spec
+            .iter()
+            .map(|r| Round {
+                deal: r.deal,
+                contract: r.contract.clone(),
+            })
+            .collect(),
+        push_stock_cards: int(raw, "push.stock-cards") as u8,
+        push_to: if choice(raw, "push.to") == "right" {
+            Direction::Right
+        } else {
+            Direction::Left
+        },
+        discard_wilds: choice(raw, "discard.wilds") != "forbidden",
+        when_empty: if choice(raw, "stock.when-empty") == "reshuffle-discards" {
+            WhenEmpty::ReshuffleDiscards
+        } else {
+            WhenEmpty::EndHand
+        },
+        stall_limit: int(raw, "stock.stall-limit") as u32,
+        points,
+        readings,
+        line: build_line(two_in_sequence, wrap_around, ace_low),
+    };
+
+    // Meaning.
+    if rules.natural_twos_possible() && !rules.twos_wild {
+        // Twos that are not wild are ordinary cards; natural-twos then has nothing to decide.
+    }
+    let (pf, pp) = at("players.count");
+    let rounds_origin = at("rounds");
+    for (i, r) in rounds_spec.iter().enumerate() {
+        let file = &rounds_origin.0;
+        for n in rules.players.0..=rules.players.1 {
+            let need = usize::from(n) * usize::from(r.deal) + 1;
+            let have = rules.pack_size(n);
+            if need > have {
+                diags.push(Diagnostic::new(
+                    file,
+                    r.deal_pos,
+                    &format!("rounds[{i}].deal"),
+                    format!(
+                        "dealing {} cards to {n} players needs {need} cards with the upcard; the pack for {n} players has {have}",
+                        r.deal
+                    ),
+                ));
+                break;
+            }
+        }
+        let (decks, jokers) = rules.pack(rules.players.0);
+        let wilds = usize::from(jokers)
+            + if rules.twos_wild {
+                4 * usize::from(decks)
+            } else {
+                0
+            };
+        let total: usize = r.contract.iter().map(|c| usize::from(c.size)).sum();
+        if total > rules.pack_size(rules.players.0) {
+            diags.push(Diagnostic::new(
+                file,
+                r.deal_pos,
+                &format!("rounds[{i}].contract"),
+                format!(
+                    "the contract needs {total} cards; the pack has {}",
+                    rules.pack_size(rules.players.0)
+                ),
+            ));
+        }
+        for (j, c) in r.contract.iter().enumerate() {
+            let path = format!("rounds[{i}].contract[{j}]");
+            let pos = r.contract_pos[j];
+            match c.kind {
+                MeldKind::Set => {
+                    if c.size < rules.set_min {
+                        diags.push(Diagnostic::new(
+                            file,
+                            pos,
+                            &path,
+                            format!(
+                                "a set of {} is smaller than the smallest set (sets.min-size {})",
+                                c.size, rules.set_min
+                            ),
+                        ));
+                    }
+                    let max = rules.max_set(usize::from(decks), wilds);
+                    if usize::from(c.size) > max {
+                        diags.push(
+                            Diagnostic::new(
+                                file,
+                                pos,
+                                &path,
+                                format!("no pack can make this contract: a set holds at most {max} cards under these rules"),
+                            )
+                            .with_hint("readings set-max-size, set-duplicate-suits and wild-in-set-represents limit sets"),
+                        );
+                    }
+                }
+                MeldKind::Run => {
+                    if c.size < rules.run_min {
+                        diags.push(Diagnostic::new(
+                            file,
+                            pos,
+                            &path,
+                            format!(
+                                "a run of {} is shorter than the shortest run (runs.min-length {})",
+                                c.size, rules.run_min
+                            ),
+                        ));
+                    }
+                    if usize::from(c.size) > rules.max_run() {
+                        diags.push(
+                            Diagnostic::new(
+                                file,
+                                pos,
+                                &path,
+                                format!(
+                                    "a run of {} is longer than the rank order allows ({} cards)",
+                                    c.size,
+                                    rules.max_run()
+                                ),
+                            )
+                            .with_hint("see runs.two-in-sequence, runs.wrap-around and the readings ace-position and ace-both-ends"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    if let Some(lt) = rules.large_table
+        && let Some(f) = lt.from_players
+        && f <= rules.players.0
+    {
+        let (file, pos) = at("decks.large-table.from-players");
+        diags.push(Diagnostic::new(
+            &file,
+            pos,
+            "decks.large-table.from-players",
+            format!("large-table cards from {f} players would apply to every game (players start at {})", rules.players.0),
+        ));
+    }
+    if rules.players.0 < 2 {
+        diags.push(Diagnostic::new(
+            &pf,
+            pp,
+            "players.count",
+            "a game needs at least 2 players",
+        ));
+    }
+    if diags.is_empty() {
+        Ok(rules)
+    } else {
+        Err(diags)
+    }
+}
+
+impl Rules {
+    /// Whether any meld can hold a natural 2 under these rules.
+    pub fn natural_twos_possible(&self) -> bool {
+        self.readings.natural_twos != reading::NaturalTwos::Never
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_compiles() {
+        for (name, _, _) in BUILT_IN {
+            if let Err(e) = load(name, &[]) {
+                panic!("{name}: {}", e.render());
+            }
+        }
+    }
+
+    #[test]
+    fn show_round_trips() {
+        for (name, _, _) in BUILT_IN {
+            let loaded = load(name, &[]).unwrap();
+            let text = loaded.show();
+            let again = load_text("shown.yaml", &text, Path::new("."))
+                .unwrap_or_else(|e| panic!("{name}: {}\n{text}", e.render()));
+            assert_eq!(again.rules, loaded.rules, "{name}");
+            assert_eq!(
+                again.show().lines().skip(2).collect::<Vec<_>>(),
+                text.lines().skip(2).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    fn rank_lines() {
+        let push = load("push", &[]).unwrap().rules;
+        assert_eq!(push.line.len(), 14);
+        assert_eq!(push.max_run(), 13);
+        let both = load("push", &[(DisputeId::AceBothEnds, "allowed".into())])
+            .unwrap()
+            .rules;
+        assert_eq!(both.max_run(), 14);
+        let six = load("six-to-ten", &[]).unwrap().rules;
+        assert_eq!(six.line.len(), 12, "{:?}", six.line);
+    }
+}

@@ -1,0 +1,924 @@
+//! The rules language as data: the table of every rule ([`rule_defs`]), the raw rule set read from a
+//! YAML file ([`RawRules`]: a map from rule path to a cited value), `extends` merging, and the
+//! canonical YAML rendering used by `rules show`.
+//!
+//! This module checks form (keys, types, ranges, reading names); meaning (a deal larger than the
+//! deck, an impossible contract) is checked when compiling, in [`crate::rules`].
+
+use crate::diag::{Diagnostic, did_you_mean};
+use crate::disputes::{DisputeId, list_readings};
+use crate::yaml::{Node, Pos, Value};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The type of a rule's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// Free text (metadata: `game`, `name`, …); never cited.
+    Text,
+    Int {
+        min: i64,
+        max: i64,
+    },
+    Bool,
+    Choice(&'static [&'static str]),
+    /// A player count: `4` or `"3-6"`.
+    PlayerRange,
+    /// The list of deals with their contracts.
+    Rounds,
+    /// The reading of a dispute.
+    Reading(DisputeId),
+}
+
+/// One rule of the language.
+#[derive(Clone, Debug)]
+pub struct RuleDef {
+    /// Dotted path, e.g. `sets.min-size`.
+    pub path: String,
+    pub ty: Ty,
+    /// A complete (standalone) rule set must give it.
+    pub required: bool,
+    pub doc: &'static str,
+}
+
+/// Metadata keys: not rules, not cited, not inherited (except `name`).
+pub const META: [&str; 4] = ["game", "name", "description", "extends"];
+
+const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
+    (
+        "players.count",
+        Ty::PlayerRange,
+        true,
+        "how many may play: `4` or a range `\"3-6\"`",
+    ),
+    (
+        "decks.standard-decks",
+        Ty::Int { min: 1, max: 8 },
+        true,
+        "52-card decks shuffled together",
+    ),
+    (
+        "decks.jokers",
+        Ty::Int { min: 0, max: 32 },
+        true,
+        "jokers in the pack",
+    ),
+    (
+        "decks.large-table.from-players",
+        Ty::Int { min: 2, max: 12 },
+        false,
+        "players from which the large-table cards are added; absent: dispute capit-third-deck decides",
+    ),
+    (
+        "decks.large-table.standard-decks",
+        Ty::Int { min: 0, max: 8 },
+        false,
+        "decks added at a large table",
+    ),
+    (
+        "decks.large-table.jokers",
+        Ty::Int { min: 0, max: 32 },
+        false,
+        "jokers added at a large table",
+    ),
+    (
+        "wilds.twos",
+        Ty::Bool,
+        true,
+        "twos are wild (jokers always are)",
+    ),
+    (
+        "sets.min-size",
+        Ty::Int { min: 2, max: 104 },
+        true,
+        "the fewest cards in a set",
+    ),
+    (
+        "runs.min-length",
+        Ty::Int { min: 2, max: 14 },
+        true,
+        "the fewest cards in a run",
+    ),
+    (
+        "runs.two-in-sequence",
+        Ty::Bool,
+        true,
+        "rank 2 is a place in a sequence (false: ranks run A K … 3 and no card can stand for a 2 in a run)",
+    ),
+    (
+        "runs.wrap-around",
+        Ty::Bool,
+        true,
+        "a run may turn the corner, K-A-2",
+    ),
+    (
+        "rounds",
+        Ty::Rounds,
+        true,
+        "the deals in order: cards dealt and the contract of each",
+    ),
+    (
+        "push.stock-cards",
+        Ty::Int { min: 1, max: 5 },
+        true,
+        "stock cards pushed along with the top discard",
+    ),
+    (
+        "push.to",
+        Ty::Choice(&["left", "right"]),
+        true,
+        "who receives a push: left is the next player in turn",
+    ),
+    (
+        "discard.wilds",
+        Ty::Choice(&["allowed", "forbidden"]),
+        true,
+        "whether wild cards may be discarded",
+    ),
+    (
+        "stock.when-empty",
+        Ty::Choice(&["end-hand", "reshuffle-discards"]),
+        true,
+        "what happens when a player wants to draw from an empty stock",
+    ),
+    (
+        "stock.stall-limit",
+        Ty::Int {
+            min: 1,
+            max: 100_000,
+        },
+        true,
+        "a hand ends (as a stock-out) after this many turns in a row with no card reaching the table",
+    ),
+];
+
+/// The keys of `scoring.points`: every rank but aces and twos (disputes decide those), and the joker.
+pub const POINT_KEYS: [&str; 12] = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
+
+/// Every rule of the language, in canonical order.
+pub fn rule_defs() -> &'static [RuleDef] {
+    static DEFS: OnceLock<Vec<RuleDef>> = OnceLock::new();
+    DEFS.get_or_init(|| {
+        let mut v = Vec::new();
+        for key in META {
+            v.push(RuleDef {
+                path: key.to_string(),
+                ty: Ty::Text,
+                required: key == "game" || key == "name",
+                doc: "metadata",
+            });
+        }
+        for (path, ty, required, doc) in STRUCTURAL {
+            v.push(RuleDef {
+                path: path.to_string(),
+                ty: ty.clone(),
+                required: *required,
+                doc,
+            });
+        }
+        for key in POINT_KEYS {
+            v.push(RuleDef {
+                path: format!("scoring.points.{key}"),
+                ty: Ty::Int { min: 0, max: 1000 },
+                required: true,
+                doc: "points for this card left in hand",
+            });
+        }
+        for id in DisputeId::ALL {
+            v.push(RuleDef {
+                path: format!("readings.{}", id.id()),
+                ty: Ty::Reading(id),
+                required: true,
+                doc: "the reading of this dispute",
+            });
+        }
+        v
+    })
+}
+
+pub fn rule_def(path: &str) -> Option<&'static RuleDef> {
+    rule_defs().iter().find(|d| d.path == path)
+}
+
+/// Kinds of meld named in a contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MeldKind {
+    Set,
+    Run,
+}
+
+impl MeldKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            MeldKind::Set => "set",
+            MeldKind::Run => "run",
+        }
+    }
+}
+
+/// One meld a contract asks for: `set of 3`, `run of 4`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Component {
+    pub kind: MeldKind,
+    pub size: u8,
+}
+
+impl std::fmt::Display for Component {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} of {}", self.kind.name(), self.size)
+    }
+}
+
+/// One deal: cards dealt to each player and the contract.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RoundSpec {
+    pub deal: u8,
+    pub contract: Vec<Component>,
+    /// Positions of `deal` and of each contract entry, for diagnostics.
+    pub deal_pos: Pos,
+    pub contract_pos: Vec<Pos>,
+}
+
+/// A rule's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    Text(String),
+    Int(i64),
+    Bool(bool),
+    Choice(String),
+    Range(u8, u8),
+    Rounds(Vec<RoundSpec>),
+}
+
+/// Where a rule's value came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub file: String,
+    pub pos: Pos,
+}
+
+/// A rule's value with its citation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub value: Leaf,
+    /// `None` when written plainly (uncited).
+    pub sources: Option<Vec<String>>,
+    pub note: Option<String>,
+    pub origin: Origin,
+}
+
+/// A rule set as read: rule path → cited value. Partial for house files until merged.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawRules {
+    pub entries: BTreeMap<String, Entry>,
+}
+
+impl RawRules {
+    pub fn get(&self, path: &str) -> Option<&Entry> {
+        self.entries.get(path)
+    }
+
+    /// `self` over `parent`: every rule `self` gives wins; metadata other than `name` and
+    /// `description` is not inherited.
+    pub fn over(mut self, parent: &RawRules) -> RawRules {
+        for (k, v) in &parent.entries {
+            if k == "game" || k == "extends" {
+                continue;
+            }
+            self.entries.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        self
+    }
+}
+
+/// Decodes a rules file's tree. Problems are pushed to `diags`; what could be read is returned.
+pub fn decode(file: &str, root: &Node, diags: &mut Vec<Diagnostic>) -> RawRules {
+    let mut raw = RawRules::default();
+    match &root.value {
+        Value::Map(_) => decode_section(file, root, "", &mut raw, diags),
+        Value::Null => diags.push(Diagnostic::new(
+            file,
+            root.pos,
+            "",
+            "the rules file is empty",
+        )),
+        _ => diags.push(Diagnostic::new(
+            file,
+            root.pos,
+            "",
+            format!(
+                "a rules file is a map of rules; this is {}",
+                root.kind_name()
+            ),
+        )),
+    }
+    raw
+}
+
+fn join(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+/// The keys allowed directly under `prefix` (sections and rules).
+fn children(prefix: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for d in rule_defs() {
+        let rest = if prefix.is_empty() {
+            Some(d.path.as_str())
+        } else {
+            d.path
+                .strip_prefix(prefix)
+                .and_then(|r| r.strip_prefix('.'))
+        };
+        if let Some(rest) = rest {
+            let first = rest.split('.').next().unwrap_or(rest).to_string();
+            if !out.contains(&first) {
+                out.push(first);
+            }
+        }
+    }
+    out
+}
+
+fn decode_section(
+    file: &str,
+    node: &Node,
+    prefix: &str,
+    raw: &mut RawRules,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Value::Map(entries) = &node.value else {
+        diags.push(Diagnostic::new(
+            file,
+            node.pos,
+            prefix,
+            format!(
+                "`{prefix}` is a section of rules (a map); this is {}",
+                node.kind_name()
+            ),
+        ));
+        return;
+    };
+    let allowed = children(prefix);
+    for (k, v) in entries {
+        let Some(key) = k.scalar_text() else {
+            diags.push(Diagnostic::new(
+                file,
+                k.pos,
+                prefix,
+                "a key must be a plain name",
+            ));
+            continue;
+        };
+        let path = join(prefix, &key);
+        if let Some(def) = rule_def(&path) {
+            if let Some(e) = decode_entry(file, v, def, diags) {
+                raw.entries.insert(path, e);
+            }
+        } else if allowed.contains(&key) {
+            decode_section(file, v, &path, raw, diags);
+        } else {
+            let mut d = Diagnostic::new(file, k.pos, &path, format!("unknown key `{key}`"));
+            let hint = match did_you_mean(&key, allowed.iter().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None if prefix == "readings" => {
+                    "not a dispute id of spec/disputes.yaml; `push-rummy disputes` lists them"
+                        .to_string()
+                }
+                None => format!("expected one of: {}", allowed.join(", ")),
+            };
+            d = d.with_hint(hint);
+            diags.push(d);
+        }
+    }
+}
+
+fn decode_entry(
+    file: &str,
+    node: &Node,
+    def: &RuleDef,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Entry> {
+    let origin = Origin {
+        file: file.to_string(),
+        pos: node.pos,
+    };
+    let path = def.path.as_str();
+    // A map value is the cited form `{value, sources, note}`; no rule's value is itself a map.
+    if let (Value::Map(entries), false) = (&node.value, def.ty == Ty::Text) {
+        let mut value = None;
+        let mut sources = None;
+        let mut note = None;
+        for (k, v) in entries {
+            match k.scalar_text().as_deref() {
+                Some("value") => value = Some(v),
+                Some("sources") => sources = decode_sources(file, v, path, diags),
+                Some("note") => match &v.value {
+                    Value::Str(s) => note = Some(s.clone()),
+                    _ => diags.push(Diagnostic::new(
+                        file,
+                        v.pos,
+                        &format!("{path}.note"),
+                        format!("a note is text; this is {}", v.kind_name()),
+                    )),
+                },
+                other => {
+                    let key = other.unwrap_or("?");
+                    let mut d = Diagnostic::new(
+                        file,
+                        k.pos,
+                        &format!("{path}.{key}"),
+                        format!("unknown key `{key}` in a cited rule"),
+                    );
+                    d = d.with_hint(match did_you_mean(key, ["value", "sources", "note"]) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => "a cited rule has `value`, `sources` and `note`".to_string(),
+                    });
+                    diags.push(d);
+                }
+            }
+        }
+        let Some(v) = value else {
+            diags.push(
+                Diagnostic::new(file, node.pos, path, "this cited rule has no `value`")
+                    .with_hint("write `{value: …, sources: [\"000\"]}`"),
+            );
+            return None;
+        };
+        let value = decode_value(file, v, def, diags)?;
+        return Some(Entry {
+            value,
+            sources,
+            note,
+            origin,
+        });
+    }
+    let value = decode_value(file, node, def, diags)?;
+    Some(Entry {
+        value,
+        sources: None,
+        note: None,
+        origin,
+    })
+}
+
+fn decode_sources(
+    file: &str,
+    node: &Node,
+    path: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<String>> {
+    let spath = format!("{path}.sources");
+    let Value::Seq(items) = &node.value else {
+        diags.push(Diagnostic::new(
+            file,
+            node.pos,
+            &spath,
+            format!(
+                "sources are a list like [\"000\", \"003\"]; this is {}",
+                node.kind_name()
+            ),
+        ));
+        return None;
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let text = match &item.value {
+            Value::Int(n @ 0..=3) => Some(format!("{n:03}")),
+            Value::Str(s) if ["000", "001", "002", "003", "unsourced"].contains(&s.as_str()) => {
+                Some(s.clone())
+            }
+            _ => None,
+        };
+        match text {
+            Some(t) => out.push(t),
+            None => diags.push(
+                Diagnostic::new(
+                    file,
+                    item.pos,
+                    &format!("{spath}[{i}]"),
+                    format!(
+                        "unknown source `{}`",
+                        item.scalar_text()
+                            .unwrap_or_else(|| item.kind_name().into())
+                    ),
+                )
+                .with_hint("sources are \"000\", \"001\", \"002\", \"003\" or \"unsourced\""),
+            ),
+        }
+    }
+    if out.len() > 1 && out.iter().any(|s| s == "unsourced") {
+        diags.push(Diagnostic::new(
+            file,
+            node.pos,
+            &spath,
+            "a rule cannot be both sourced and `unsourced`",
+        ));
+    }
+    Some(out)
+}
+
+fn decode_value(
+    file: &str,
+    node: &Node,
+    def: &RuleDef,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Leaf> {
+    let path = def.path.as_str();
+    let mut fail = |msg: String, hint: Option<String>| {
+        let mut d = Diagnostic::new(file, node.pos, path, msg);
+        if let Some(h) = hint {
+            d = d.with_hint(h);
+        }
+        diags.push(d);
+        None
+    };
+    match &def.ty {
+        Ty::Text => match &node.value {
+            Value::Str(s) => Some(Leaf::Text(s.clone())),
+            _ => fail(format!("expected text, found {}", node.kind_name()), None),
+        },
+        Ty::Int { min, max } => match node.value {
+            Value::Int(n) if (*min..=*max).contains(&n) => Some(Leaf::Int(n)),
+            Value::Int(n) => fail(
+                format!("{n} is out of range: expected {min} to {max}"),
+                None,
+            ),
+            _ => fail(
+                format!("expected an integer, found {}", node.kind_name()),
+                None,
+            ),
+        },
+        Ty::Bool => match node.value {
+            Value::Bool(b) => Some(Leaf::Bool(b)),
+            _ => fail(
+                format!("expected true or false, found {}", node.kind_name()),
+                None,
+            ),
+        },
+        Ty::Choice(options) => match node.scalar_text() {
+            Some(s) if options.contains(&s.as_str()) => Some(Leaf::Choice(s)),
+            Some(s) => {
+                let hint = match did_you_mean(&s, options.iter().copied()) {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => format!("expected one of: {}", options.join(", ")),
+                };
+                fail(format!("`{s}` is not a valid value"), Some(hint))
+            }
+            None => fail(
+                format!(
+                    "expected one of {}, found {}",
+                    options.join(", "),
+                    node.kind_name()
+                ),
+                None,
+            ),
+        },
+        Ty::Reading(id) => match node.scalar_text() {
+            Some(s) if id.reading_names().contains(&s.as_str()) => Some(Leaf::Choice(s)),
+            Some(s) => fail(
+                format!("`{s}` is not a reading of dispute `{id}`"),
+                Some(format!("the readings are {}", list_readings(*id))),
+            ),
+            None => fail(
+                format!("expected a reading name, found {}", node.kind_name()),
+                Some(format!("the readings are {}", list_readings(*id))),
+            ),
+        },
+        Ty::PlayerRange => {
+            let parsed = match &node.value {
+                Value::Int(n) => u8::try_from(*n).ok().map(|n| (n, n)),
+                Value::Str(s) => parse_range(s),
+                _ => None,
+            };
+            match parsed {
+                Some((a, b)) if (2..=12).contains(&a) && (a..=12).contains(&b) => {
+                    Some(Leaf::Range(a, b))
+                }
+                Some(_) => fail(
+                    "player counts must be between 2 and 12, the smaller first".to_string(),
+                    None,
+                ),
+                None => fail(
+                    format!(
+                        "expected a player count like 4 or \"3-6\", found {}",
+                        node.kind_name()
+                    ),
+                    None,
+                ),
+            }
+        }
+        Ty::Rounds => decode_rounds(file, node, diags).map(Leaf::Rounds),
+    }
+}
+
+fn parse_range(s: &str) -> Option<(u8, u8)> {
+    match s.split_once('-') {
+        Some((a, b)) => Some((a.trim().parse().ok()?, b.trim().parse().ok()?)),
+        None => {
+            let n = s.trim().parse().ok()?;
+            Some((n, n))
+        }
+    }
+}
+
+fn decode_rounds(file: &str, node: &Node, diags: &mut Vec<Diagnostic>) -> Option<Vec<RoundSpec>> {
+    let Value::Seq(items) = &node.value else {
+        diags.push(Diagnostic::new(
+            file,
+            node.pos,
+            "rounds",
+            format!("rounds are a list of deals; this is {}", node.kind_name()),
+        ));
+        return None;
+    };
+    if items.is_empty() || items.len() > 20 {
+        diags.push(Diagnostic::new(
+            file,
+            node.pos,
+            "rounds",
+            format!("a game has 1 to 20 deals; this lists {}", items.len()),
+        ));
+        return None;
+    }
+    let before = diags.len();
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("rounds[{i}]");
+        let Value::Map(entries) = &item.value else {
+            diags.push(Diagnostic::new(
+                file,
+                item.pos,
+                &path,
+                format!(
+                    "a deal is a map with `deal` and `contract`; this is {}",
+                    item.kind_name()
+                ),
+            ));
+            continue;
+        };
+        let mut deal = None;
+        let mut contract = None;
+        for (k, v) in entries {
+            match k.scalar_text().as_deref() {
+                Some("deal") => match v.value {
+                    Value::Int(n @ 1..=60) => deal = Some((n as u8, v.pos)),
+                    _ => diags.push(Diagnostic::new(
+                        file,
+                        v.pos,
+                        &format!("{path}.deal"),
+                        "cards dealt must be an integer from 1 to 60",
+                    )),
+                },
+                Some("contract") => contract = decode_contract(file, v, &path, diags),
+                other => {
+                    let key = other.unwrap_or("?");
+                    let mut d = Diagnostic::new(
+                        file,
+                        k.pos,
+                        &format!("{path}.{key}"),
+                        format!("unknown key `{key}`"),
+                    );
+                    d = d.with_hint(match did_you_mean(key, ["deal", "contract"]) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => "a deal has `deal` and `contract`".into(),
+                    });
+                    diags.push(d);
+                }
+            }
+        }
+        match (deal, contract) {
+            (Some((deal, deal_pos)), Some((contract, contract_pos))) => out.push(RoundSpec {
+                deal,
+                contract,
+                deal_pos,
+                contract_pos,
+            }),
+            (None, _) => diags.push(Diagnostic::new(
+                file,
+                item.pos,
+                &path,
+                "this deal has no `deal` (cards dealt)",
+            )),
+            (_, None) => {
+                if !entries
+                    .iter()
+                    .any(|(k, _)| k.scalar_text().as_deref() == Some("contract"))
+                {
+                    diags.push(Diagnostic::new(
+                        file,
+                        item.pos,
+                        &path,
+                        "this deal has no `contract`",
+                    ));
+                }
+            }
+        }
+    }
+    (diags.len() == before).then_some(out)
+}
+
+fn decode_contract(
+    file: &str,
+    node: &Node,
+    round_path: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Vec<Component>, Vec<Pos>)> {
+    let path = format!("{round_path}.contract");
+    let Value::Seq(items) = &node.value else {
+        diags.push(Diagnostic::new(
+            file,
+            node.pos,
+            &path,
+            format!(
+                "a contract is a list like [set of 3, run of 4]; this is {}",
+                node.kind_name()
+            ),
+        ));
+        return None;
+    };
+    if items.is_empty() || items.len() > 8 {
+        diags.push(Diagnostic::new(
+            file,
+            node.pos,
+            &path,
+            "a contract names 1 to 8 melds",
+        ));
+        return None;
+    }
+    let mut comps = Vec::new();
+    let mut poss = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match item.scalar_text().as_deref().and_then(parse_component) {
+            Some(c) => {
+                comps.push(c);
+                poss.push(item.pos);
+            }
+            None => {
+                diags.push(
+                    Diagnostic::new(
+                        file,
+                        item.pos,
+                        &format!("{path}[{i}]"),
+                        format!(
+                            "cannot read `{}` as a contract meld",
+                            item.scalar_text()
+                                .unwrap_or_else(|| item.kind_name().to_string())
+                        ),
+                    )
+                    .with_hint("write `set of N` or `run of N`, N from 2 to 104"),
+                );
+            }
+        }
+    }
+    (comps.len() == items.len()).then_some((comps, poss))
+}
+
+/// Reads `set of 3` / `run of 4`.
+pub fn parse_component(s: &str) -> Option<Component> {
+    let lower = s.trim().to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let (kind, n) = match words.as_slice() {
+        [k, "of", n] => (*k, *n),
+        _ => return None,
+    };
+    let kind = match kind {
+        "set" => MeldKind::Set,
+        "run" => MeldKind::Run,
+        _ => return None,
+    };
+    let size: u8 = n.parse().ok()?;
+    (2..=104)
+        .contains(&size)
+        .then_some(Component { kind, size })
+}
+
+/// Renders a rule set as canonical YAML in the language itself: every rule in table order, cited
+/// form where a citation is known. Loading the output gives the same rules back.
+pub fn render(raw: &RawRules, header: &str) -> String {
+    let mut out = String::new();
+    out.push_str(header);
+    let mut open: Vec<String> = Vec::new();
+    for def in rule_defs() {
+        let Some(entry) = raw.get(&def.path) else {
+            continue;
+        };
+        let parts: Vec<&str> = def.path.split('.').collect();
+        let (sections, leaf) = parts.split_at(parts.len() - 1);
+        // Close sections that no longer apply, open the new ones.
+        let common = open
+            .iter()
+            .zip(sections.iter())
+            .take_while(|(a, b)| a.as_str() == **b)
+            .count();
+        open.truncate(common);
+        for s in &sections[common..] {
+            out.push_str(&format!("{}{}:\n", "  ".repeat(open.len()), yaml_key(s)));
+            open.push(s.to_string());
+        }
+        let indent = "  ".repeat(open.len());
+        let value = render_leaf(&entry.value, &indent);
+        let key = yaml_key(leaf[0]);
+        if def.ty == Ty::Text || entry.sources.is_none() && entry.note.is_none() {
+            if value.starts_with('\n') {
+                out.push_str(&format!("{indent}{key}:{value}\n"));
+            } else {
+                out.push_str(&format!("{indent}{key}: {value}\n"));
+            }
+        } else {
+            out.push_str(&format!("{indent}{key}:\n"));
+            let inner = format!("{indent}  ");
+            let value = render_leaf(&entry.value, &inner);
+            if value.starts_with('\n') {
+                out.push_str(&format!("{inner}value:{value}\n"));
+            } else {
+                out.push_str(&format!("{inner}value: {value}\n"));
+            }
+            if let Some(sources) = &entry.sources {
+                let q: Vec<String> = sources.iter().map(|s| format!("\"{s}\"")).collect();
+                out.push_str(&format!("{inner}sources: [{}]\n", q.join(", ")));
+            }
+            if let Some(note) = &entry.note {
+                out.push_str(&format!("{inner}note: {}\n", quote(note)));
+            }
+        }
+    }
+    out
+}
+
+fn yaml_key(k: &str) -> String {
+    if k.chars().all(|c| c.is_ascii_alphabetic() || c == '-') {
+        k.to_string()
+    } else {
+        format!("\"{k}\"")
+    }
+}
+
+/// A double-quoted YAML string.
+pub fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn render_leaf(leaf: &Leaf, indent: &str) -> String {
+    match leaf {
+        Leaf::Text(s) | Leaf::Choice(s) => quote(s),
+        Leaf::Int(n) => n.to_string(),
+        Leaf::Bool(b) => b.to_string(),
+        Leaf::Range(a, b) if a == b => a.to_string(),
+        Leaf::Range(a, b) => format!("\"{a}-{b}\""),
+        Leaf::Rounds(rounds) => {
+            let mut s = String::new();
+            for r in rounds {
+                let c: Vec<String> = r.contract.iter().map(Component::to_string).collect();
+                s.push_str(&format!(
+                    "\n{indent}  - {{deal: {}, contract: [{}]}}",
+                    r.deal,
+                    c.join(", ")
+                ));
+            }
+            s
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn components_parse() {
+        assert_eq!(
+            parse_component("Set of 3"),
+            Some(Component {
+                kind: MeldKind::Set,
+                size: 3
+            })
+        );
+        assert_eq!(parse_component("run 4"), None);
+        assert_eq!(parse_component("run of 200"), None);
+    }
+
+    #[test]
+    fn every_rule_path_is_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for d in rule_defs() {
+            assert!(seen.insert(d.path.clone()), "{}", d.path);
+        }
+    }
+}
