@@ -1,3 +1,584 @@
-fn main() {
-    println!("Hello, world!");
+//! The `push-rummy` command line: a thin layer over the library. Exit codes: 0 valid / satisfied /
+//! found; 1 understood but negative; 2 bad input.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use push_rummy::card::{Card, Counts};
+use push_rummy::contract;
+use push_rummy::disputes::DisputeId;
+use push_rummy::meld::{self, Interpretation, Query, Target};
+use push_rummy::rules::{self, BUILT_IN, Loaded};
+use push_rummy::spec::MeldKind;
+use serde_json::{Value, json};
+use std::io::Write as _;
+use std::process::ExitCode;
+
+/// Prints to stdout, ignoring a closed pipe (`push-rummy … | head` must not panic).
+macro_rules! out {
+    ($($t:tt)*) => {{
+        let mut so = std::io::stdout().lock();
+        let _ = writeln!(so, $($t)*);
+    }};
+}
+macro_rules! out_raw {
+    ($($t:tt)*) => {{
+        let mut so = std::io::stdout().lock();
+        let _ = write!(so, $($t)*);
+    }};
+}
+
+#[derive(Parser)]
+#[command(
+    name = "push-rummy",
+    version,
+    about = "Push Rummy rules oracle: melds, contracts, scores and rule sets"
+)]
+struct Cli {
+    #[command(flatten)]
+    common: Common,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+struct Common {
+    /// Rule set: a built-in name (push, cap-it, six-to-ten, source-000…003, club-marathon) or a path.
+    #[arg(long, global = true, default_value = "push", value_name = "NAME|PATH")]
+    rules: String,
+    /// Apply a dispute reading on top of the rules (repeatable), e.g. two-penalty-value=15.
+    #[arg(long = "reading", global = true, value_name = "ID=READING")]
+    readings: Vec<String>,
+    /// Print JSON instead of text for people.
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List, show or check rule sets.
+    Rules {
+        #[command(subcommand)]
+        action: RulesAction,
+    },
+    /// Is this a legal meld, and what can it mean? Declare a wild as `JK=10H` (or `JK=7` for a rank).
+    Meld {
+        /// Only this kind of meld.
+        #[arg(long = "as", value_enum)]
+        kind: Option<KindArg>,
+        /// The cards, e.g. 9H 10H JK; a wild may carry a declaration, JK=JH.
+        #[arg(required = true)]
+        cards: Vec<String>,
+    },
+    /// Do these melds meet a deal's contract? Or, with --hand, can this hand meet it?
+    Contract {
+        /// The deal, from 1.
+        #[arg(long)]
+        round: usize,
+        /// Search this hand (one argument of space-separated cards) for a laydown.
+        #[arg(long, conflicts_with = "melds")]
+        hand: Option<String>,
+        /// Each meld as one argument of space-separated cards.
+        melds: Vec<String>,
+    },
+    /// Points of cards left in a hand.
+    Score {
+        #[arg(required = true)]
+        cards: Vec<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum RulesAction {
+    /// The rule sets built into the binary.
+    List,
+    /// The fully resolved rules (after extends and readings) as YAML.
+    Show { name: Option<String> },
+    /// Check rules files and print every problem found.
+    Check {
+        #[arg(required = true)]
+        paths: Vec<String>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum KindArg {
+    Set,
+    Run,
+}
+
+/// A failure with its exit code: 2 for bad input.
+struct Failure {
+    code: u8,
+    text: String,
+    json: Value,
+}
+
+fn bad_input(text: String) -> Failure {
+    Failure {
+        code: 2,
+        json: json!({ "error": text }),
+        text,
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let json = cli.common.json;
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(f) => {
+            if json {
+                out!(
+                    "{}",
+                    serde_json::to_string_pretty(&f.json).unwrap_or_default()
+                );
+            }
+            eprint!("{}", f.text);
+            if !f.text.ends_with('\n') {
+                eprintln!();
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<u8, Failure> {
+    let common = cli.common;
+    match cli.command {
+        Command::Rules { action } => rules_cmd(&common, action),
+        Command::Meld { kind, cards } => meld_cmd(&common, kind, &cards),
+        Command::Contract { round, hand, melds } => {
+            contract_cmd(&common, round, hand.as_deref(), &melds)
+        }
+        Command::Score { cards } => score_cmd(&common, &cards),
+    }
+}
+
+fn readings(common: &Common) -> Result<Vec<(DisputeId, String)>, Failure> {
+    common
+        .readings
+        .iter()
+        .map(|a| {
+            rules::parse_reading_arg(a).map_err(|d| Failure {
+                code: 2,
+                json: json!({ "error": d.message, "hint": d.hint, "diagnostics": [d] }),
+                text: d.to_string(),
+            })
+        })
+        .collect()
+}
+
+fn load_rules(common: &Common, name: &str) -> Result<Loaded, Failure> {
+    let r = readings(common)?;
+    rules::load(name, &r).map_err(|e| Failure {
+        code: 2,
+        json: json!({ "error": "the rules could not be loaded", "diagnostics": e.diagnostics.0 }),
+        text: e.render(),
+    })
+}
+
+fn rules_cmd(common: &Common, action: RulesAction) -> Result<u8, Failure> {
+    match action {
+        RulesAction::List => {
+            let mut list = Vec::new();
+            for (name, file, _) in BUILT_IN {
+                let loaded = load_rules(
+                    &Common {
+                        readings: vec![],
+                        ..common.clone()
+                    },
+                    name,
+                )?;
+                list.push(
+                    json!({ "name": name, "file": file, "title": loaded.rules.name,
+                    "players": format!("{}-{}", loaded.rules.players.0, loaded.rules.players.1),
+                    "deals": loaded.rules.rounds.len() }),
+                );
+            }
+            if common.json {
+                out!("{}", pretty_json(&json!({ "rules": list })));
+            } else {
+                for (item, (_, file, _)) in list.iter().zip(BUILT_IN) {
+                    out!(
+                        "{:<14} {:<32} {} players, {} deals  ({file})",
+                        item["name"].as_str().unwrap_or(""),
+                        item["title"].as_str().unwrap_or(""),
+                        item["players"].as_str().unwrap_or(""),
+                        item["deals"]
+                    );
+                }
+            }
+            Ok(0)
+        }
+        RulesAction::Show { name } => {
+            let loaded = load_rules(common, name.as_deref().unwrap_or(&common.rules))?;
+            if common.json {
+                let mut rules = serde_json::Map::new();
+                for def in push_rummy::spec::rule_defs() {
+                    if let Some(e) = loaded.raw.get(&def.path) {
+                        rules.insert(def.path.clone(), leaf_json(&e.value));
+                    }
+                }
+                out!(
+                    "{}",
+                    pretty_json(
+                        &json!({ "game": loaded.rules.game, "from": loaded.chain, "rules": rules })
+                    )
+                );
+            } else {
+                out_raw!("{}", loaded.show());
+            }
+            Ok(0)
+        }
+        RulesAction::Check { paths } => {
+            let r = readings(common)?;
+            let mut all = Vec::new();
+            let mut text = String::new();
+            let mut failed = false;
+            for p in &paths {
+                match rules::load(p, &r) {
+                    Ok(l) => {
+                        text.push_str(&format!(
+                            "{p}: ok ({}, {} deals)\n",
+                            l.rules.name,
+                            l.rules.rounds.len()
+                        ));
+                        all.push(json!({ "file": p, "ok": true, "diagnostics": [] }));
+                    }
+                    Err(e) => {
+                        failed = true;
+                        text.push_str(&e.render());
+                        all.push(json!({ "file": p, "ok": false, "diagnostics": e.diagnostics.0 }));
+                    }
+                }
+            }
+            if common.json {
+                out!("{}", pretty_json(&json!({ "files": all })));
+            } else if failed {
+                eprint!("{text}");
+            } else {
+                out_raw!("{text}");
+            }
+            Ok(if failed { 2 } else { 0 })
+        }
+    }
+}
+
+fn leaf_json(l: &push_rummy::spec::Leaf) -> Value {
+    use push_rummy::spec::Leaf;
+    match l {
+        Leaf::Text(s) | Leaf::Choice(s) => json!(s),
+        Leaf::Int(n) => json!(n),
+        Leaf::Bool(b) => json!(b),
+        Leaf::Range(a, b) => json!({ "min": a, "max": b }),
+        Leaf::Rounds(r) => json!(r
+            .iter()
+            .map(|x| json!({ "deal": x.deal, "contract": x.contract.iter().map(|c| c.to_string()).collect::<Vec<_>>() }))
+            .collect::<Vec<_>>()),
+    }
+}
+
+fn pretty_json(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+/// Reads `CARD` or `CARD=TARGET` arguments (each argument may hold several, space-separated).
+fn parse_meld_args(args: &[String]) -> Result<Query, Failure> {
+    let mut q = Query::default();
+    for arg in args {
+        for tok in arg
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+        {
+            let (card, decl) = match tok.split_once('=') {
+                Some((c, t)) => (c, Some(t)),
+                None => (tok, None),
+            };
+            let card: Card = card
+                .parse()
+                .map_err(|e: push_rummy::card::CardParseError| bad_input(e.to_string()))?;
+            if let Some(t) = decl {
+                let target: Target = t.parse().map_err(|e: push_rummy::card::CardParseError| {
+                    bad_input(format!("in the declaration `{tok}`: {e}"))
+                })?;
+                q.declared.push((card, target));
+            }
+            q.cards.push(card);
+        }
+    }
+    Ok(q)
+}
+
+/// A card this game's pack lacks (exit 1: understood, but not in this game).
+fn pack_problem(rules: &push_rummy::rules::Rules, cards: &[Card]) -> Option<String> {
+    let (decks, jokers) = rules.pack(rules.players.1);
+    let counts = Counts::from_cards(cards);
+    for (c, k) in counts.iter() {
+        let have = if c.is_joker() { jokers } else { decks };
+        if k > have {
+            return Some(if have == 0 {
+                format!(
+                    "{} is not in this game's pack ({} has no jokers)",
+                    c.pretty(),
+                    rules.name
+                )
+            } else {
+                format!(
+                    "the pack of {} has {have} × {}, and {k} were given",
+                    rules.name,
+                    c.pretty()
+                )
+            });
+        }
+    }
+    None
+}
+
+fn interp_json(i: &Interpretation) -> Value {
+    let cards: Vec<Value> = i
+        .roles
+        .iter()
+        .map(|r| json!({ "card": r.card.to_string(), "as": r.stands_for.to_string(), "natural": r.natural }))
+        .collect();
+    let mut v = json!({ "kind": i.kind.name(), "cards": cards });
+    if let Some(r) = i.rank {
+        v["rank"] = json!(r.name());
+    }
+    if i.kind == MeldKind::Run {
+        v["suit"] = match i.suit {
+            Some(s) => json!(s.letter().to_string()),
+            None => Value::Null,
+        };
+    }
+    v
+}
+
+fn interp_text(i: &Interpretation) -> String {
+    let roles: Vec<String> = i
+        .roles
+        .iter()
+        .map(|r| {
+            if r.natural {
+                r.card.pretty()
+            } else {
+                format!("{}={}", r.card.pretty(), r.stands_for.pretty())
+            }
+        })
+        .collect();
+    format!("{}: {}", i.describe(), roles.join(" "))
+}
+
+fn meld_cmd(common: &Common, kind: Option<KindArg>, args: &[String]) -> Result<u8, Failure> {
+    let loaded = load_rules(common, &common.rules)?;
+    let rules = &loaded.rules;
+    let mut q = parse_meld_args(args)?;
+    q.kind = kind.map(|k| match k {
+        KindArg::Set => MeldKind::Set,
+        KindArg::Run => MeldKind::Run,
+    });
+    if let Some(p) = pack_problem(rules, &q.cards) {
+        if common.json {
+            out!(
+                "{}",
+                pretty_json(&json!({ "valid": false, "interpretations": [], "error": p }))
+            );
+        } else {
+            out!("not a meld: {p}");
+        }
+        return Ok(1);
+    }
+    let v = meld::interpret(rules, &q);
+    let ambiguous = v.interpretations.len() > 1;
+    if common.json {
+        let interps: Vec<Value> = v.interpretations.iter().map(interp_json).collect();
+        out!(
+            "{}",
+            pretty_json(&json!({
+                "rules": rules.game,
+                "cards": q.cards.iter().map(Card::to_string).collect::<Vec<_>>(),
+                "valid": v.is_valid(),
+                "ambiguous": ambiguous,
+                "interpretations": interps,
+                "truncated": v.truncated,
+                "error": if v.is_valid() { Value::Null } else { json!(v.reason) },
+            }))
+        );
+    } else if v.is_valid() {
+        let n = v.interpretations.len();
+        out!(
+            "valid meld under {} — {n} interpretation{}{}",
+            rules.name,
+            if n == 1 { "" } else { "s" },
+            if ambiguous {
+                " (a player must say which, unless wild-declaration=never)"
+            } else {
+                ""
+            }
+        );
+        for i in &v.interpretations {
+            out!("  {}", interp_text(i));
+        }
+        if v.truncated {
+            out!("  … (list truncated at {})", meld::MAX_INTERPRETATIONS);
+        }
+    } else {
+        out!("not a meld: {}", v.reason);
+    }
+    Ok(if v.is_valid() { 0 } else { 1 })
+}
+
+fn contract_cmd(
+    common: &Common,
+    round: usize,
+    hand: Option<&str>,
+    melds: &[String],
+) -> Result<u8, Failure> {
+    let loaded = load_rules(common, &common.rules)?;
+    let rules = &loaded.rules;
+    let deals = rules.rounds.len();
+    let Some(r) = round.checked_sub(1).and_then(|i| rules.rounds.get(i)) else {
+        return Err(bad_input(format!(
+            "--round {round}: {} has deals 1 to {deals}",
+            rules.name
+        )));
+    };
+    let names: Vec<String> = r.contract.iter().map(|c| c.to_string()).collect();
+    if let Some(hand) = hand {
+        let q = parse_meld_args(&[hand.to_string()])?;
+        if let Some(p) = pack_problem(rules, &q.cards) {
+            out!(
+                "{}",
+                if common.json {
+                    pretty_json(&json!({ "found": false, "error": p }))
+                } else {
+                    format!("no laydown: {p}")
+                }
+            );
+            return Ok(1);
+        }
+        let counts = Counts::from_cards(&q.cards);
+        let found = contract::laydown(rules, &r.contract, &counts);
+        if common.json {
+            let laydown: Vec<Value> = found
+                .iter()
+                .flat_map(|l| l.melds.iter())
+                .map(|(c, cards)| json!({ "meld": c.to_string(), "cards": cards.iter().map(Card::to_string).collect::<Vec<_>>() }))
+                .collect();
+            out!(
+                "{}",
+                pretty_json(
+                    &json!({ "round": round, "contract": names, "found": found.is_some(), "laydown": laydown })
+                )
+            );
+        } else {
+            match &found {
+                Some(l) => {
+                    out!("contract {} can be met:", names.join(" + "));
+                    for (c, cards) in &l.melds {
+                        out!(
+                            "  {c}: {}",
+                            cards
+                                .iter()
+                                .map(|x| x.pretty())
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        );
+                    }
+                }
+                None => out!(
+                    "contract {} cannot be met from this hand",
+                    names.join(" + ")
+                ),
+            }
+        }
+        return Ok(if found.is_some() { 0 } else { 1 });
+    }
+    if melds.is_empty() {
+        return Err(bad_input(
+            "give the melds (each one argument) or --hand \"CARDS\"".into(),
+        ));
+    }
+    let mut queries = Vec::new();
+    for m in melds {
+        let q = parse_meld_args(std::slice::from_ref(m))?;
+        if let Some(p) = pack_problem(rules, &q.cards) {
+            out!(
+                "{}",
+                if common.json {
+                    pretty_json(&json!({ "satisfied": false, "reason": p }))
+                } else {
+                    format!("not satisfied: {p}")
+                }
+            );
+            return Ok(1);
+        }
+        queries.push(q);
+    }
+    let c = contract::check(rules, &r.contract, &queries);
+    if common.json {
+        let assigned: Vec<Value> = c
+            .assignment
+            .iter()
+            .map(|a| a.map_or(Value::Null, |x| json!(x.to_string())))
+            .collect();
+        out!(
+            "{}",
+            pretty_json(
+                &json!({ "round": round, "contract": names, "satisfied": c.satisfied, "assignment": assigned,
+                "reason": if c.satisfied { Value::Null } else { json!(c.reason) } })
+            )
+        );
+    } else if c.satisfied {
+        out!("contract {} satisfied", names.join(" + "));
+    } else {
+        out!("not satisfied: {}", c.reason);
+    }
+    Ok(if c.satisfied { 0 } else { 1 })
+}
+
+fn score_cmd(common: &Common, args: &[String]) -> Result<u8, Failure> {
+    let loaded = load_rules(common, &common.rules)?;
+    let rules = &loaded.rules;
+    let q = parse_meld_args(args)?;
+    if !q.declared.is_empty() {
+        return Err(bad_input(
+            "score takes plain cards, not declarations".into(),
+        ));
+    }
+    if let Some(p) = pack_problem(rules, &q.cards) {
+        out!(
+            "{}",
+            if common.json {
+                pretty_json(&json!({ "error": p }))
+            } else {
+                p
+            }
+        );
+        return Ok(1);
+    }
+    let per: Vec<(Card, u32)> = q.cards.iter().map(|&c| (c, rules.points(c))).collect();
+    let total: u32 = per.iter().map(|(_, p)| p).sum();
+    if common.json {
+        let cards: Vec<Value> = per
+            .iter()
+            .map(|(c, p)| json!({ "card": c.to_string(), "points": p }))
+            .collect();
+        out!(
+            "{}",
+            pretty_json(&json!({ "rules": rules.game, "points": total, "cards": cards }))
+        );
+    } else {
+        let parts: Vec<String> = per
+            .iter()
+            .map(|(c, p)| format!("{} {p}", c.pretty()))
+            .collect();
+        out!("{total} points ({})", parts.join(", "));
+    }
+    Ok(0)
 }

@@ -699,9 +699,6 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
     };
 
     // Meaning.
-    if rules.natural_twos_possible() && !rules.twos_wild {
-        // Twos that are not wild are ordinary cards; natural-twos then has nothing to decide.
-    }
     let (pf, pp) = at("players.count");
     let rounds_origin = at("rounds");
     for (i, r) in rounds_spec.iter().enumerate() {
@@ -829,6 +826,28 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
 }
 
 impl Rules {
+    /// Sets the reading of one dispute by name (and recomputes what depends on readings);
+    /// `false` if `name` is not one of its readings.
+    pub fn set_reading(&mut self, id: DisputeId, name: &str) -> bool {
+        let ok = self.readings.set(id, name);
+        self.refresh();
+        ok
+    }
+
+    /// Recomputes the derived fields (the rank line, the points of aces and twos) after a
+    /// reading or a structural field was changed in place.
+    pub fn refresh(&mut self) {
+        let ace_low = self.readings.ace_position == reading::AcePosition::HighOrLow;
+        self.line = build_line(self.two_in_sequence, self.wrap_around, ace_low);
+        self.points[1] = match self.readings.ace_penalty_value {
+            reading::AcePenaltyValue::V15 => 15,
+        };
+        self.points[2] = match self.readings.two_penalty_value {
+            reading::TwoPenaltyValue::V20 => 20,
+            reading::TwoPenaltyValue::V15 => 15,
+        };
+    }
+
     /// Whether any meld can hold a natural 2 under these rules.
     pub fn natural_twos_possible(&self) -> bool {
         self.readings.natural_twos != reading::NaturalTwos::Never

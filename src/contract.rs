@@ -1,0 +1,826 @@
+//! Contracts: whether given melds meet a deal's contract ([`check`]), and whether a hand can meet
+//! it at all, with which melds ([`laydown`]).
+//!
+//! The laydown search chooses a *template* for each contract meld (a set rank, or a run suit and
+//! window) and decides whether the hand can fill all templates at once as a small max-flow
+//! problem: cards flow from the hand to the places of the templates, natural cards only to places
+//! they fit, wild cards anywhere a wild may stand. With `all-wild-melds=forbidden` each template
+//! also has a one-card "anchor" that only a natural card can fill. A contract meld of exactly the
+//! stated size exists whenever a larger one does, so templates have exactly the stated size.
+
+use crate::card::{Card, Counts, Rank, Suit};
+use crate::disputes::reading;
+use crate::meld::{self, Interpretation, Query};
+use crate::rules::Rules;
+use crate::spec::{Component, MeldKind};
+
+/// The result of checking melds against a contract.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContractCheck {
+    pub satisfied: bool,
+    /// For each meld given, the contract meld it fills (`None`: an extra meld).
+    pub assignment: Vec<Option<Component>>,
+    pub reason: String,
+}
+
+fn size_ok(rules: &Rules, c: Component, n: usize) -> bool {
+    match rules.readings.contract_sizes {
+        reading::ContractSizes::Minimum => n >= usize::from(c.size),
+        reading::ContractSizes::Exact => n == usize::from(c.size),
+    }
+}
+
+/// Checks whether `melds` (with their queries' declarations) meet `contract` in one laydown.
+pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> ContractCheck {
+    let mut interps: Vec<Vec<Interpretation>> = Vec::new();
+    for (i, q) in melds.iter().enumerate() {
+        let v = meld::interpret(rules, q);
+        if !v.is_valid() {
+            return ContractCheck {
+                satisfied: false,
+                assignment: vec![None; melds.len()],
+                reason: format!(
+                    "meld {} ({}) is not valid: {}",
+                    i + 1,
+                    pretty(&q.cards),
+                    v.reason
+                ),
+            };
+        }
+        interps.push(v.interpretations);
+    }
+    let mut best: Option<Vec<Option<Component>>> = None;
+    let mut assign = vec![None; melds.len()];
+    let mut filled = vec![false; contract.len()];
+    let mut chosen: Vec<Option<&Interpretation>> = vec![None; melds.len()];
+    search_assignment(
+        rules,
+        contract,
+        melds,
+        &interps,
+        0,
+        &mut assign,
+        &mut filled,
+        &mut chosen,
+        &mut best,
+    );
+    match best {
+        Some(a) => {
+            let extras = a.iter().filter(|x| x.is_none()).count();
+            if extras > 0
+                && rules.readings.contract_turn_extras == reading::ContractTurnExtras::NextTurn
+            {
+                return ContractCheck {
+                    satisfied: false,
+                    assignment: a,
+                    reason: format!(
+                        "{extras} meld(s) beyond the contract must wait for the next turn (contract-turn-extras=next-turn)"
+                    ),
+                };
+            }
+            ContractCheck {
+                satisfied: true,
+                assignment: a,
+                reason: String::new(),
+            }
+        }
+        None => ContractCheck {
+            satisfied: false,
+            assignment: vec![None; melds.len()],
+            reason: why_not(rules, contract, melds, &interps),
+        },
+    }
+}
+
+fn pretty(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.pretty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search_assignment<'a>(
+    rules: &Rules,
+    contract: &[Component],
+    melds: &[Query],
+    interps: &'a [Vec<Interpretation>],
+    i: usize,
+    assign: &mut Vec<Option<Component>>,
+    filled: &mut Vec<bool>,
+    chosen: &mut Vec<Option<&'a Interpretation>>,
+    best: &mut Option<Vec<Option<Component>>>,
+) {
+    if best.is_some() {
+        return;
+    }
+    if i == melds.len() {
+        if filled.iter().all(|&f| f) && constraints_hold(rules, assign, chosen) {
+            *best = Some(assign.clone());
+        }
+        return;
+    }
+    let n = melds[i].cards.len();
+    for (j, &c) in contract.iter().enumerate() {
+        if filled[j] || !size_ok(rules, c, n) {
+            continue;
+        }
+        for interp in interps[i].iter().filter(|x| x.kind == c.kind) {
+            filled[j] = true;
+            assign[i] = Some(c);
+            chosen[i] = Some(interp);
+            search_assignment(
+                rules,
+                contract,
+                melds,
+                interps,
+                i + 1,
+                assign,
+                filled,
+                chosen,
+                best,
+            );
+            filled[j] = false;
+            assign[i] = None;
+            chosen[i] = None;
+            if best.is_some() {
+                return;
+            }
+        }
+    }
+    // An extra meld, beyond the contract.
+    if melds.len() - i > filled.iter().filter(|&&f| !f).count() {
+        chosen[i] = interps[i].first();
+        search_assignment(
+            rules,
+            contract,
+            melds,
+            interps,
+            i + 1,
+            assign,
+            filled,
+            chosen,
+            best,
+        );
+        chosen[i] = None;
+    }
+}
+
+fn constraints_hold(
+    rules: &Rules,
+    assign: &[Option<Component>],
+    chosen: &[Option<&Interpretation>],
+) -> bool {
+    let in_contract = || {
+        assign
+            .iter()
+            .zip(chosen.iter())
+            .filter(|(a, _)| a.is_some())
+            .filter_map(|(_, c)| *c)
+    };
+    if rules.readings.same_rank_sets == reading::SameRankSets::Forbidden {
+        let mut seen = [false; 14];
+        for i in chosen.iter().flatten().filter(|i| i.kind == MeldKind::Set) {
+            let r = usize::from(i.rank.expect("sets have a rank").number());
+            if seen[r] {
+                return false;
+            }
+            seen[r] = true;
+        }
+    }
+    if rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::Forbidden {
+        let mut seen = [false; 4];
+        for i in in_contract().filter(|i| i.kind == MeldKind::Run) {
+            match i.suit {
+                Some(s) => {
+                    if seen[s as usize] {
+                        return false;
+                    }
+                    seen[s as usize] = true;
+                }
+                None => {
+                    // Under any-suits, runs are "different" when no suit of a natural card repeats.
+                    for r in i.roles.iter().filter(|r| r.natural) {
+                        let s = r.card.suit().expect("naturals are suited") as usize;
+                        if seen[s] {
+                            return false;
+                        }
+                    }
+                    for r in i.roles.iter().filter(|r| r.natural) {
+                        seen[r.card.suit().expect("naturals are suited") as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+fn why_not(
+    rules: &Rules,
+    contract: &[Component],
+    melds: &[Query],
+    interps: &[Vec<Interpretation>],
+) -> String {
+    let want: Vec<String> = contract.iter().map(Component::to_string).collect();
+    let want = want.join(" + ");
+    if melds.len() < contract.len() {
+        return format!("the contract is {want}; {} meld(s) given", melds.len());
+    }
+    for (i, q) in melds.iter().enumerate() {
+        let n = q.cards.len();
+        let fits = contract
+            .iter()
+            .any(|&c| size_ok(rules, c, n) && interps[i].iter().any(|x| x.kind == c.kind));
+        if !fits {
+            let kinds: Vec<&str> = interps[i].iter().map(|x| x.kind.name()).collect();
+            let what = if kinds.contains(&"set") { "set" } else { "run" };
+            let exact = if rules.readings.contract_sizes == reading::ContractSizes::Exact {
+                " (contract-sizes=exact)"
+            } else {
+                ""
+            };
+            return format!(
+                "meld {} ({}) is a {what} of {n}, which fills no part of the contract {want}{exact}",
+                i + 1,
+                pretty(&q.cards)
+            );
+        }
+    }
+    if rules.readings.same_rank_sets == reading::SameRankSets::Forbidden {
+        return format!(
+            "the melds cannot fill {want} with sets of different ranks (same-rank-sets=forbidden)"
+        );
+    }
+    if rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::Forbidden {
+        return format!(
+            "the melds cannot fill {want} with runs of different suits (same-suit-runs-in-contract=forbidden)"
+        );
+    }
+    format!("the melds do not fill the contract {want}")
+}
+
+// ---------------------------------------------------------------- laydown search
+
+/// A shape a contract meld could take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Template {
+    /// A set of `rank` (`natural_only_twos`: a set of twos under rank-only, whose other places
+    /// only jokers fill).
+    Set { rank: Rank },
+    /// A run of `suit` (`None`: any suits) over these line places.
+    Run { suit: Option<Suit>, start: usize },
+}
+
+/// A found laydown: one meld per contract entry, in contract order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Laydown {
+    pub melds: Vec<(Component, Vec<Card>)>,
+}
+
+/// Searches `hand` for melds meeting `contract`; `None` if it cannot be met.
+pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<Laydown> {
+    let mut order: Vec<usize> = (0..contract.len()).collect();
+    order.sort_by_key(|&i| {
+        (
+            contract[i].kind == MeldKind::Set,
+            std::cmp::Reverse(contract[i].size),
+        )
+    });
+    let total: usize = contract.iter().map(|c| usize::from(c.size)).sum();
+    if total > hand.len() {
+        return None;
+    }
+    let sets = set_templates(
+        rules,
+        hand,
+        contract.iter().filter(|c| c.kind == MeldKind::Set).count(),
+    );
+    let runs = run_templates(rules, hand, contract);
+    let mut chosen: Vec<(Component, Template)> = Vec::with_capacity(contract.len());
+    let mut out = None;
+    choose(
+        rules,
+        contract,
+        &order,
+        0,
+        &sets,
+        &runs,
+        hand,
+        &mut chosen,
+        &mut out,
+    );
+    out.map(|melds| {
+        // Back to contract order.
+        let mut v: Vec<(usize, (Component, Vec<Card>))> =
+            order.iter().copied().zip(melds).collect();
+        v.sort_by_key(|(i, _)| *i);
+        Laydown {
+            melds: v.into_iter().map(|(_, m)| m).collect(),
+        }
+    })
+}
+
+fn natural_two_in_sets(rules: &Rules) -> bool {
+    !rules.twos_wild || rules.readings.natural_twos == reading::NaturalTwos::RunsAndSets
+}
+
+fn natural_two_in_runs(rules: &Rules) -> bool {
+    !rules.twos_wild || rules.readings.natural_twos != reading::NaturalTwos::Never
+}
+
+/// Whether `card` can be a natural card in a set of its rank.
+fn set_natural(rules: &Rules, card: Card) -> bool {
+    !rules.is_wild(card) || (card.is_two() && natural_two_in_sets(rules))
+}
+
+fn set_templates(rules: &Rules, hand: &Counts, set_count: usize) -> Vec<(Template, usize)> {
+    let mut with = Vec::new();
+    let mut without = Vec::new();
+    for rank in Rank::ALL {
+        if rank == Rank::Two && !natural_two_in_sets(rules) {
+            continue;
+        }
+        let avail: usize = Suit::ALL
+            .iter()
+            .map(|&s| Card::new(rank, s))
+            .filter(|&c| set_natural(rules, c))
+            .map(|c| usize::from(hand.count(c)))
+            .sum();
+        if avail > 0 {
+            with.push((Template::Set { rank }, avail));
+        } else if rank != Rank::Two {
+            without.push((Template::Set { rank }, 0));
+        }
+    }
+    with.sort_by_key(|(_, a)| std::cmp::Reverse(*a));
+    if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
+        with.extend(without.into_iter().take(set_count));
+    }
+    with
+}
+
+/// The card at place `pl` of a run in `suit`, if it can be natural there.
+fn run_natural_at(rules: &Rules, pl: usize, card: Card) -> bool {
+    let place = rules.line[pl];
+    card.rank() == Some(place.rank)
+        && (!rules.is_wild(card) || (card.is_two() && natural_two_in_runs(rules)))
+}
+
+fn run_templates(
+    rules: &Rules,
+    hand: &Counts,
+    contract: &[Component],
+) -> Vec<Vec<(Template, usize)>> {
+    // Templates per run size used in the contract (indexed by position in `sizes`).
+    let mut sizes: Vec<u8> = contract
+        .iter()
+        .filter(|c| c.kind == MeldKind::Run)
+        .map(|c| c.size)
+        .collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let len = rules.line.len();
+    let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
+    let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
+    let mut out = vec![Vec::new(); 256];
+    for &n in &sizes {
+        let n = usize::from(n);
+        if n > rules.max_run() {
+            continue;
+        }
+        let starts = if rules.wrap_around {
+            if n == len { 1 } else { len }
+        } else {
+            len + 1 - n
+        };
+        let suits: Vec<Option<Suit>> = if same_suit {
+            Suit::ALL.iter().map(|&s| Some(s)).collect()
+        } else {
+            vec![None]
+        };
+        let mut with = Vec::new();
+        let mut without = Vec::new();
+        for suit in suits {
+            for start in 0..starts {
+                if !rules.wrap_around && !both_ends && n == len && rules.line[0].rank == Rank::Ace {
+                    continue;
+                }
+                let mut avail = 0;
+                for i in 0..n {
+                    let pl = (start + i) % len;
+                    let cands: Vec<Card> = match suit {
+                        Some(s) => vec![Card::new(rules.line[pl].rank, s)],
+                        None => Suit::ALL
+                            .iter()
+                            .map(|&s| Card::new(rules.line[pl].rank, s))
+                            .collect(),
+                    };
+                    if cands
+                        .iter()
+                        .any(|&c| hand.count(c) > 0 && run_natural_at(rules, pl, c))
+                    {
+                        avail += 1;
+                    }
+                }
+                let t = Template::Run { suit, start };
+                if avail > 0 {
+                    with.push((t, avail));
+                } else if without.iter().all(|(t, _): &(Template, usize)| !matches!(t, Template::Run { suit: s, .. } if *s == suit)) {
+                    without.push((t, 0));
+                }
+            }
+        }
+        with.sort_by_key(|(_, a)| std::cmp::Reverse(*a));
+        if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
+            with.extend(without);
+        }
+        out[n] = with;
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn choose(
+    rules: &Rules,
+    contract: &[Component],
+    order: &[usize],
+    k: usize,
+    sets: &[(Template, usize)],
+    runs: &[Vec<(Template, usize)>],
+    hand: &Counts,
+    chosen: &mut Vec<(Component, Template)>,
+    out: &mut Option<Vec<(Component, Vec<Card>)>>,
+) {
+    if out.is_some() {
+        return;
+    }
+    if k == order.len() {
+        if let Some(m) = fill(rules, hand, chosen) {
+            *out = Some(m);
+        }
+        return;
+    }
+    let comp = contract[order[k]];
+    let list: &[(Template, usize)] = match comp.kind {
+        MeldKind::Set => sets,
+        MeldKind::Run => &runs[usize::from(comp.size)],
+    };
+    // Equal components take templates in non-decreasing list order, so each choice is tried once.
+    let min_idx = match chosen.last() {
+        Some((prev, t)) if *prev == comp => list.iter().position(|(x, _)| x == t).unwrap_or(0),
+        _ => 0,
+    };
+    let wild_count = wilds_in(rules, hand);
+    for (t, avail) in list.iter().skip(min_idx) {
+        if !template_allowed(rules, comp, t, chosen) {
+            continue;
+        }
+        // Cheap bound: the wilds needed if each template had its naturals to itself.
+        let need: usize = chosen
+            .iter()
+            .map(|(c, _)| usize::from(c.size))
+            .sum::<usize>()
+            + usize::from(comp.size);
+        let nat: usize = chosen
+            .iter()
+            .map(|(c, t)| naturals_alone(rules, hand, *c, t))
+            .sum::<usize>()
+            + (*avail).min(usize::from(comp.size));
+        if need > nat + wild_count {
+            continue;
+        }
+        chosen.push((comp, t.clone()));
+        choose(rules, contract, order, k + 1, sets, runs, hand, chosen, out);
+        chosen.pop();
+        if out.is_some() {
+            return;
+        }
+    }
+}
+
+fn wilds_in(rules: &Rules, hand: &Counts) -> usize {
+    hand.iter()
+        .filter(|(c, _)| rules.is_wild(*c))
+        .map(|(_, k)| usize::from(k))
+        .sum()
+}
+
+fn naturals_alone(rules: &Rules, hand: &Counts, c: Component, t: &Template) -> usize {
+    let n = usize::from(c.size);
+    match t {
+        Template::Set { rank } => {
+            let forbid =
+                rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+            let a: usize = Suit::ALL
+                .iter()
+                .map(|&s| Card::new(*rank, s))
+                .filter(|&card| set_natural(rules, card))
+                .map(|card| {
+                    let k = usize::from(hand.count(card));
+                    if forbid { k.min(1) } else { k }
+                })
+                .sum();
+            a.min(n)
+        }
+        Template::Run { .. } => n,
+    }
+}
+
+fn template_allowed(
+    rules: &Rules,
+    comp: Component,
+    t: &Template,
+    chosen: &[(Component, Template)],
+) -> bool {
+    match t {
+        Template::Set { rank } => {
+            if usize::from(comp.size) > 4 {
+                let forbid =
+                    rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+                let exact = rules.readings.wild_in_set_represents
+                    == reading::WildInSetRepresents::ExactCard;
+                if rules.readings.set_max_size == reading::SetMaxSize::V4 || (forbid && exact) {
+                    return false;
+                }
+            }
+            if usize::from(comp.size) < usize::from(rules.set_min) {
+                return false;
+            }
+            if rules.readings.same_rank_sets == reading::SameRankSets::Forbidden
+                && chosen
+                    .iter()
+                    .any(|(_, x)| matches!(x, Template::Set { rank: r } if r == rank))
+            {
+                return false;
+            }
+            true
+        }
+        Template::Run { suit, .. } => {
+            if usize::from(comp.size) < usize::from(rules.run_min) {
+                return false;
+            }
+            if rules.readings.same_suit_runs_in_contract
+                == reading::SameSuitRunsInContract::Forbidden
+                && suit.is_some()
+                && chosen
+                    .iter()
+                    .any(|(_, x)| matches!(x, Template::Run { suit: s, .. } if s == suit))
+            {
+                return false;
+            }
+            true
+        }
+    }
+}
+
+/// A tiny max-flow network (augmenting paths found by DFS); graphs here have under 200 edges.
+struct Flow {
+    head: Vec<Vec<usize>>,
+    to: Vec<usize>,
+    cap: Vec<i32>,
+}
+
+impl Flow {
+    fn new(n: usize) -> Flow {
+        Flow {
+            head: vec![Vec::new(); n],
+            to: Vec::new(),
+            cap: Vec::new(),
+        }
+    }
+
+    fn node(&mut self) -> usize {
+        self.head.push(Vec::new());
+        self.head.len() - 1
+    }
+
+    /// Adds an edge; returns its index (the reverse edge is `index ^ 1`).
+    fn edge(&mut self, a: usize, b: usize, c: i32) -> usize {
+        let e = self.to.len();
+        self.to.push(b);
+        self.cap.push(c);
+        self.head[a].push(e);
+        self.to.push(a);
+        self.cap.push(0);
+        self.head[b].push(e + 1);
+        e
+    }
+
+    fn flow_on(&self, e: usize) -> i32 {
+        self.cap[e ^ 1]
+    }
+
+    fn max_flow(&mut self, s: usize, t: usize) -> i32 {
+        let mut total = 0;
+        loop {
+            let mut seen = vec![false; self.head.len()];
+            let f = self.augment(s, t, i32::MAX, &mut seen);
+            if f == 0 {
+                return total;
+            }
+            total += f;
+        }
+    }
+
+    fn augment(&mut self, u: usize, t: usize, f: i32, seen: &mut [bool]) -> i32 {
+        if u == t {
+            return f;
+        }
+        seen[u] = true;
+        for k in 0..self.head[u].len() {
+            let e = self.head[u][k];
+            let v = self.to[e];
+            if self.cap[e] > 0 && !seen[v] {
+                let got = self.augment(v, t, f.min(self.cap[e]), seen);
+                if got > 0 {
+                    self.cap[e] -= got;
+                    self.cap[e ^ 1] += got;
+                    return got;
+                }
+            }
+        }
+        0
+    }
+}
+
+/// Decides whether the hand fills every chosen template at once, and if so builds the melds.
+fn fill(
+    rules: &Rules,
+    hand: &Counts,
+    chosen: &[(Component, Template)],
+) -> Option<Vec<(Component, Vec<Card>)>> {
+    let anchored = rules.readings.all_wild_melds == reading::AllWildMelds::Forbidden;
+    let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+    let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
+    let len = rules.line.len();
+    let mut g = Flow::new(2);
+    let (src, sink) = (0, 1);
+    let pool = g.node();
+    let jokers = g.node();
+    let jk = usize::from(hand.count(Card::JOKER));
+    g.edge(src, jokers, jk as i32);
+    g.edge(jokers, pool, jk as i32);
+    // Supply nodes for the cards in hand (created on demand).
+    let mut supply: Vec<Option<usize>> = vec![None; crate::card::KINDS];
+    let mut supply_node = |g: &mut Flow, c: Card| -> usize {
+        if let Some(n) = supply[c.index()] {
+            return n;
+        }
+        let n = g.node();
+        g.edge(src, n, i32::from(hand.count(c)));
+        if rules.is_wild(c) && !c.is_joker() {
+            g.edge(n, pool, i32::from(hand.count(c)));
+        }
+        supply[c.index()] = Some(n);
+        n
+    };
+    // Wild-capable twos feed the pool even when no template names them.
+    for s in Suit::ALL {
+        let two = Card::new(Rank::Two, s);
+        if rules.is_wild(two) && hand.count(two) > 0 {
+            supply_node(&mut g, two);
+        }
+    }
+    // Per template: natural edges (kind, edge) and wild edges, for reading the flow back.
+    struct Uses {
+        naturals: Vec<(Card, usize)>,
+        wild_edge: usize,
+        joker_only: bool,
+    }
+    let mut uses: Vec<Uses> = Vec::new();
+    let mut demand = 0i32;
+    for (comp, t) in chosen {
+        let n = i32::from(comp.size);
+        demand += n;
+        let node_nat = g.node();
+        let node_all = g.node();
+        if anchored {
+            g.edge(node_nat, sink, 1);
+            g.edge(node_nat, node_all, n);
+            g.edge(node_all, sink, n - 1);
+        } else {
+            g.edge(node_nat, node_all, n);
+            g.edge(node_all, sink, n);
+        }
+        let mut naturals = Vec::new();
+        let mut joker_only = false;
+        match t {
+            Template::Set { rank } => {
+                let twos_set_rank_only = *rank == Rank::Two && !exact && rules.twos_wild;
+                joker_only = twos_set_rank_only;
+                for s in Suit::ALL {
+                    let c = Card::new(*rank, s);
+                    if hand.count(c) == 0 || !set_natural(rules, c) {
+                        continue;
+                    }
+                    let from = supply_node(&mut g, c);
+                    let cap = if forbid { 1 } else { n };
+                    let e = g.edge(from, node_nat, cap);
+                    naturals.push((c, e));
+                }
+            }
+            Template::Run { suit, start } => {
+                for i in 0..usize::from(comp.size) {
+                    let pl = (start + i) % len;
+                    let rank = rules.line[pl].rank;
+                    let cands: Vec<Card> = match suit {
+                        Some(s) => vec![Card::new(rank, *s)],
+                        None => Suit::ALL.iter().map(|&s| Card::new(rank, s)).collect(),
+                    };
+                    // One slot node per place: at most one natural card per place.
+                    let slot = g.node();
+                    g.edge(slot, node_nat, 1);
+                    for c in cands {
+                        if hand.count(c) > 0 && run_natural_at(rules, pl, c) {
+                            let from = supply_node(&mut g, c);
+                            let e = g.edge(from, slot, 1);
+                            naturals.push((c, e));
+                        }
+                    }
+                }
+            }
+        }
+        let wild_edge = if joker_only {
+            g.edge(jokers, node_all, n)
+        } else {
+            g.edge(pool, node_all, n)
+        };
+        uses.push(Uses {
+            naturals,
+            wild_edge,
+            joker_only,
+        });
+    }
+    if g.max_flow(src, sink) != demand {
+        return None;
+    }
+    // Read the flow back into cards. Wilds: jokers for joker-only templates first, then twos and
+    // jokers from what the pool passed on.
+    let mut wild_left: Vec<(Card, i32)> = Vec::new();
+    for s in Suit::ALL {
+        let two = Card::new(Rank::Two, s);
+        if rules.is_wild(two) && hand.count(two) > 0 {
+            let node = supply[two.index()].expect("made above");
+            let to_pool = g.head[node]
+                .iter()
+                .find(|&&e| e % 2 == 0 && g.to[e] == pool)
+                .map_or(0, |&e| g.flow_on(e));
+            wild_left.push((two, to_pool));
+        }
+    }
+    let jokers_to_pool = g.head[jokers]
+        .iter()
+        .find(|&&e| e % 2 == 0 && g.to[e] == pool)
+        .map_or(0, |&e| g.flow_on(e));
+    wild_left.push((Card::JOKER, jokers_to_pool));
+    let mut out = Vec::new();
+    for ((comp, _), u) in chosen.iter().zip(&uses) {
+        let mut cards = Vec::new();
+        for &(c, e) in &u.naturals {
+            for _ in 0..g.flow_on(e) {
+                cards.push(c);
+            }
+        }
+        let w = g.flow_on(u.wild_edge);
+        if u.joker_only {
+            cards.extend(std::iter::repeat_n(Card::JOKER, w as usize));
+        } else {
+            let mut need = w;
+            for (card, left) in wild_left.iter_mut() {
+                while need > 0 && *left > 0 {
+                    cards.push(*card);
+                    *left -= 1;
+                    need -= 1;
+                }
+            }
+        }
+        cards.sort();
+        out.push((*comp, cards));
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+    use crate::rules::load;
+
+    fn hand(s: &str) -> Counts {
+        Counts::from_cards(&parse_cards(s).unwrap())
+    }
+
+    #[test]
+    fn a_natural_needed_by_a_run_is_left_to_it() {
+        let rules = load("push", &[]).unwrap().rules;
+        let c = &rules.rounds[1].contract;
+        let l =
+            laydown(&rules, c, &hand("7S 7H 7D 7C 5S 6S 8S")).expect("set of 7s + 5-8 of spades");
+        for (comp, cards) in &l.melds {
+            assert!(meld::is_valid(&rules, cards, Some(comp.kind)), "{cards:?}");
+        }
+        assert!(laydown(&rules, c, &hand("7S 7H 7D 5S 6S 8S 9C")).is_none());
+    }
+}

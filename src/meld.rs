@@ -1,0 +1,848 @@
+//! The meld oracle: every interpretation of a group of cards as a set or a run under the rules.
+//!
+//! The search reasons per set rank and per run window (suit × start place), placing natural cards
+//! where they must go and then distributing the wild cards over the free places; it never tries
+//! every card for every wild. A brute-force reference in `tests/meld_oracle.rs` checks it.
+//!
+//! Terms: a *wild-capable* card is a joker or (when twos are wild) a 2. A 2 that stands for its
+//! own exact card (in a set under `rank-only`: its own rank) is *natural* wherever the reading
+//! `natural-twos` allows a natural 2 in that kind of meld; otherwise it is wild.
+
+use crate::card::{Card, Rank, Suit};
+use crate::disputes::reading;
+use crate::rules::Rules;
+use crate::spec::MeldKind;
+use std::fmt;
+
+/// The most interpretations listed for one meld; beyond it the list is marked truncated.
+pub const MAX_INTERPRETATIONS: usize = 4096;
+/// The most cards one meld may hold (the largest pack has 8 × 52 + 32 cards; no rule allows more).
+pub const MAX_MELD_CARDS: usize = 64;
+
+/// What a card in a meld stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    /// A rank only: a wild in a set under `rank-only`, or in a run under `any-suits`.
+    Rank(Rank),
+    /// One exact card.
+    Card(Card),
+}
+
+impl Target {
+    pub fn rank(self) -> Option<Rank> {
+        match self {
+            Target::Rank(r) => Some(r),
+            Target::Card(c) => c.rank(),
+        }
+    }
+
+    /// Whether a declaration `self` is satisfied by a role standing for `actual`. A rank
+    /// declaration matches any card of that rank; a card declaration of a rank-only role matches
+    /// on rank (the suit is not part of that role).
+    pub fn matches(self, actual: Target) -> bool {
+        match (self, actual) {
+            (Target::Card(a), Target::Card(b)) => a == b,
+            (a, b) => a.rank().is_some() && a.rank() == b.rank(),
+        }
+    }
+
+    pub fn pretty(self) -> String {
+        match self {
+            Target::Rank(r) => r.name().to_string(),
+            Target::Card(c) => c.pretty(),
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Rank(r) => f.write_str(r.name()),
+            Target::Card(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Target {
+    type Err = crate::card::CardParseError;
+
+    /// `7H` (a card) or `7` (a rank).
+    fn from_str(s: &str) -> Result<Target, Self::Err> {
+        if let Some(r) = Rank::parse(s.trim()) {
+            return Ok(Target::Rank(r));
+        }
+        s.parse::<Card>().map(Target::Card)
+    }
+}
+
+/// One card's part in an interpretation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Role {
+    /// The place on the rank line (runs), in order; 0 for sets.
+    pub place: u8,
+    pub stands_for: Target,
+    pub card: Card,
+    /// The card stands for itself (it is not acting as a wild).
+    pub natural: bool,
+}
+
+/// One way to read the cards as a meld.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Interpretation {
+    pub kind: MeldKind,
+    /// A set's rank.
+    pub rank: Option<Rank>,
+    /// A run's suit (`None` for a run under `any-suits`).
+    pub suit: Option<Suit>,
+    /// Roles in canonical order: runs low to high, sets by what each card stands for.
+    pub roles: Vec<Role>,
+}
+
+impl Interpretation {
+    pub fn naturals(&self) -> usize {
+        self.roles.iter().filter(|r| r.natural).count()
+    }
+
+    pub fn wilds(&self) -> impl Iterator<Item = &Role> {
+        self.roles.iter().filter(|r| !r.natural)
+    }
+
+    /// `run of 9♥–Q♥` / `set of 7s`, for people.
+    pub fn describe(&self) -> String {
+        match self.kind {
+            MeldKind::Set => format!("set of {}s", self.rank.map_or("?", Rank::name)),
+            MeldKind::Run => {
+                let lo = self.roles.first().and_then(|r| r.stands_for.rank());
+                let hi = self.roles.last().and_then(|r| r.stands_for.rank());
+                let suit = self
+                    .suit
+                    .map(|s| s.symbol().to_string())
+                    .unwrap_or_default();
+                format!(
+                    "run {}{suit}–{}{suit}",
+                    lo.map_or("?", Rank::name),
+                    hi.map_or("?", Rank::name)
+                )
+            }
+        }
+    }
+}
+
+/// A request to the oracle.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    pub cards: Vec<Card>,
+    pub kind: Option<MeldKind>,
+    /// Declared meanings: each entry says one copy of `card` stands for the target.
+    pub declared: Vec<(Card, Target)>,
+}
+
+/// The oracle's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub interpretations: Vec<Interpretation>,
+    pub truncated: bool,
+    /// Why there is none, for people (empty when valid).
+    pub reason: String,
+}
+
+impl Verdict {
+    pub fn is_valid(&self) -> bool {
+        !self.interpretations.is_empty()
+    }
+}
+
+/// Card counts prepared for the search.
+struct Parts {
+    /// Natural cards that are not wild-capable, with counts.
+    naturals: Vec<(Card, u8)>,
+    /// Wild-capable cards, by kind, with counts.
+    wilds: Vec<(Card, u8)>,
+    n: usize,
+}
+
+fn parts(rules: &Rules, cards: &[Card]) -> Parts {
+    let mut counts = [0u8; crate::card::KINDS];
+    for c in cards {
+        counts[c.index()] = counts[c.index()].saturating_add(1);
+    }
+    let mut naturals = Vec::new();
+    let mut wilds = Vec::new();
+    for card in Card::all() {
+        let k = counts[card.index()];
+        if k == 0 {
+            continue;
+        }
+        if rules.is_wild(card) {
+            wilds.push((card, k));
+        } else {
+            naturals.push((card, k));
+        }
+    }
+    Parts {
+        naturals,
+        wilds,
+        n: cards.len(),
+    }
+}
+
+fn natural_two_in_sets(rules: &Rules) -> bool {
+    !rules.twos_wild || rules.readings.natural_twos == reading::NaturalTwos::RunsAndSets
+}
+
+fn natural_two_in_runs(rules: &Rules) -> bool {
+    !rules.twos_wild || rules.readings.natural_twos != reading::NaturalTwos::Never
+}
+
+fn all_wild_ok(rules: &Rules) -> bool {
+    rules.readings.all_wild_melds == reading::AllWildMelds::Allowed
+}
+
+/// Calls `f` on every interpretation (not deduplicated across calls, but each is produced once);
+/// stops when `f` returns `false`. Returns `false` if stopped.
+pub fn for_each(
+    rules: &Rules,
+    cards: &[Card],
+    kind: Option<MeldKind>,
+    f: &mut dyn FnMut(&Interpretation) -> bool,
+) -> bool {
+    if cards.len() > MAX_MELD_CARDS {
+        return true;
+    }
+    let p = parts(rules, cards);
+    if kind != Some(MeldKind::Run) && !sets(rules, &p, f) {
+        return false;
+    }
+    if kind != Some(MeldKind::Set) && !runs(rules, &p, f) {
+        return false;
+    }
+    true
+}
+
+/// Whether the cards form at least one legal meld (of `kind`, if given).
+pub fn is_valid(rules: &Rules, cards: &[Card], kind: Option<MeldKind>) -> bool {
+    !for_each(rules, cards, kind, &mut |_| false)
+}
+
+/// Every interpretation matching the query's kind and declarations, deduplicated, in canonical
+/// order, with a reason when there is none.
+pub fn interpret(rules: &Rules, q: &Query) -> Verdict {
+    let mut all = Vec::new();
+    let mut truncated = false;
+    let mut unfiltered = 0usize;
+    for_each(rules, &q.cards, q.kind, &mut |i| {
+        unfiltered += 1;
+        if declarations_hold(i, &q.declared) {
+            if all.len() >= MAX_INTERPRETATIONS {
+                truncated = true;
+                return false;
+            }
+            all.push(i.clone());
+        }
+        true
+    });
+    all.sort();
+    all.dedup();
+    let reason = if !all.is_empty() {
+        String::new()
+    } else if q.cards.len() > MAX_MELD_CARDS {
+        format!(
+            "a meld of {} cards is beyond the limit of {MAX_MELD_CARDS}",
+            q.cards.len()
+        )
+    } else if unfiltered > 0 {
+        "no interpretation matches the declared meanings of the wild cards".to_string()
+    } else {
+        explain(rules, &q.cards, q.kind)
+    };
+    Verdict {
+        interpretations: all,
+        truncated,
+        reason,
+    }
+}
+
+/// Whether every declaration is met by a distinct role.
+pub fn declarations_hold(i: &Interpretation, declared: &[(Card, Target)]) -> bool {
+    let mut used = [false; MAX_MELD_CARDS];
+    'decl: for (card, target) in declared {
+        for (k, role) in i.roles.iter().enumerate() {
+            if !used[k] && role.card == *card && target.matches(role.stands_for) {
+                used[k] = true;
+                continue 'decl;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+// ---------------------------------------------------------------- sets
+
+fn sets(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) -> bool {
+    let n = p.n;
+    if n < usize::from(rules.set_min) {
+        return true;
+    }
+    if rules.readings.set_max_size == reading::SetMaxSize::V4 && n > 4 {
+        return true;
+    }
+    // The naturals fix the rank; with none, every rank is possible.
+    let fixed: Option<Rank> = p.naturals.first().and_then(|(c, _)| c.rank());
+    if p.naturals.iter().any(|(c, _)| c.rank() != fixed) {
+        return true;
+    }
+    for rank in Rank::ALL {
+        if fixed.is_some_and(|r| r != rank) {
+            continue;
+        }
+        if rank == Rank::Two && !natural_two_in_sets(rules) {
+            continue;
+        }
+        if !set_of_rank(rules, p, rank, f) {
+            return false;
+        }
+    }
+    true
+}
+
+fn set_of_rank(
+    rules: &Rules,
+    p: &Parts,
+    rank: Rank,
+    f: &mut dyn FnMut(&Interpretation) -> bool,
+) -> bool {
+    let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+    let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
+    let mut roles: Vec<Role> = Vec::with_capacity(p.n);
+    let mut used = [0u8; 4];
+    for &(card, k) in &p.naturals {
+        let s = card.suit().expect("naturals are suited") as usize;
+        used[s] += k;
+        for _ in 0..k {
+            roles.push(Role {
+                place: 0,
+                stands_for: Target::Card(card),
+                card,
+                natural: true,
+            });
+        }
+    }
+    if forbid && used.iter().any(|&u| u > 1) {
+        return true;
+    }
+    // Wild-capable cards: under rank-only, a 2 in a set of twos stands for its own rank and is
+    // natural; every other one stands for the rank. Under exact-card each picks a suit.
+    if !exact {
+        for &(card, k) in &p.wilds {
+            let natural = rank == Rank::Two && card.is_two();
+            if natural {
+                let s = card.suit().expect("twos are suited") as usize;
+                used[s] += k;
+            }
+            for _ in 0..k {
+                roles.push(Role {
+                    place: 0,
+                    stands_for: if natural {
+                        Target::Card(card)
+                    } else {
+                        Target::Rank(rank)
+                    },
+                    card,
+                    natural,
+                });
+            }
+        }
+        if forbid && used.iter().any(|&u| u > 1) {
+            return true;
+        }
+        if !all_wild_ok(rules) && !roles.iter().any(|r| r.natural) {
+            return true;
+        }
+        roles.sort();
+        return f(&Interpretation {
+            kind: MeldKind::Set,
+            rank: Some(rank),
+            suit: None,
+            roles,
+        });
+    }
+    // Exact card: give each wild-capable card a suit, as multisets per kind.
+    let mut wild_list: Vec<Card> = Vec::new();
+    for &(card, k) in &p.wilds {
+        for _ in 0..k {
+            wild_list.push(card);
+        }
+    }
+    let mut cont = true;
+    assign_set_suits(
+        rules,
+        rank,
+        forbid,
+        &wild_list,
+        0,
+        0,
+        &mut used,
+        &mut roles,
+        &mut |roles| {
+            if !all_wild_ok(rules) && !roles.iter().any(|r| r.natural) {
+                return true;
+            }
+            let mut sorted = roles.to_vec();
+            sorted.sort();
+            let ok = f(&Interpretation {
+                kind: MeldKind::Set,
+                rank: Some(rank),
+                suit: None,
+                roles: sorted,
+            });
+            if !ok {
+                cont = false;
+            }
+            ok
+        },
+    );
+    cont
+}
+
+/// Assigns suits to `wilds[i..]`; equal consecutive wild cards take non-decreasing suits so each
+/// multiset is produced once.
+#[allow(clippy::too_many_arguments)]
+fn assign_set_suits(
+    rules: &Rules,
+    rank: Rank,
+    forbid: bool,
+    wilds: &[Card],
+    i: usize,
+    min_suit: usize,
+    used: &mut [u8; 4],
+    roles: &mut Vec<Role>,
+    f: &mut dyn FnMut(&[Role]) -> bool,
+) -> bool {
+    if i == wilds.len() {
+        return f(roles);
+    }
+    let card = wilds[i];
+    let start = if i > 0 && wilds[i - 1] == card {
+        min_suit
+    } else {
+        0
+    };
+    for s in start..4 {
+        if forbid && used[s] > 0 {
+            continue;
+        }
+        let target = Card::new(rank, Suit::from_index(s));
+        let natural = target == card;
+        if natural && !natural_two_in_sets(rules) {
+            continue;
+        }
+        used[s] += 1;
+        roles.push(Role {
+            place: 0,
+            stands_for: Target::Card(target),
+            card,
+            natural,
+        });
+        let go = assign_set_suits(rules, rank, forbid, wilds, i + 1, s, used, roles, f);
+        roles.pop();
+        used[s] -= 1;
+        if !go {
+            return false;
+        }
+    }
+    true
+}
+
+// ---------------------------------------------------------------- runs
+
+fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) -> bool {
+    let n = p.n;
+    let len = rules.line.len();
+    if n < usize::from(rules.run_min) || n > rules.max_run() {
+        return true;
+    }
+    let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
+    let suits: Vec<Option<Suit>> = if same_suit {
+        // The naturals fix the suit; with none, every suit.
+        match p.naturals.first().and_then(|(c, _)| c.suit()) {
+            Some(s) => {
+                if p.naturals.iter().any(|(c, _)| c.suit() != Some(s)) {
+                    return true;
+                }
+                vec![Some(s)]
+            }
+            None => Suit::ALL.iter().map(|&s| Some(s)).collect(),
+        }
+    } else {
+        vec![None]
+    };
+    let starts = if rules.wrap_around {
+        // A full circle has no ends: one start is enough.
+        if n == len { 1 } else { len }
+    } else {
+        len + 1 - n
+    };
+    let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
+    let mut places: Vec<u8> = Vec::with_capacity(n);
+    for suit in suits {
+        for start in 0..starts {
+            places.clear();
+            places.extend((0..n).map(|i| ((start + i) % len) as u8));
+            if !rules.wrap_around && !both_ends && n == len && rules.line[0].rank == Rank::Ace {
+                continue;
+            }
+            if !run_window(rules, p, suit, &places, f) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+fn run_window(
+    rules: &Rules,
+    p: &Parts,
+    suit: Option<Suit>,
+    places: &[u8],
+    f: &mut dyn FnMut(&Interpretation) -> bool,
+) -> bool {
+    let n = places.len();
+    // Which card sits at each window slot (None = free for a wild).
+    let mut slot: Vec<Option<Card>> = vec![None; n];
+    // Naturals: each copy needs a slot of its rank (aces may have two).
+    let mut aces: Vec<Card> = Vec::new();
+    for &(card, k) in &p.naturals {
+        let rank = card.rank().expect("naturals are suited");
+        if rank == Rank::Ace {
+            for _ in 0..k {
+                aces.push(card);
+            }
+            continue;
+        }
+        let mut left = k;
+        for (i, &pl) in places.iter().enumerate() {
+            if left > 0 && rules.line[usize::from(pl)].rank == rank && slot[i].is_none() {
+                slot[i] = Some(card);
+                left -= 1;
+            }
+        }
+        if left > 0 {
+            return true;
+        }
+    }
+    place_aces(rules, p, suit, places, &aces, 0, &mut slot, f)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn place_aces(
+    rules: &Rules,
+    p: &Parts,
+    suit: Option<Suit>,
+    places: &[u8],
+    aces: &[Card],
+    i: usize,
+    slot: &mut Vec<Option<Card>>,
+    f: &mut dyn FnMut(&Interpretation) -> bool,
+) -> bool {
+    if i == aces.len() {
+        return fill_wilds(rules, p, suit, places, slot, f);
+    }
+    let card = aces[i];
+    // Equal aces take increasing slots so each placement is produced once.
+    let from = if i > 0 && aces[i - 1] == card {
+        slot.iter()
+            .rposition(|s| *s == Some(card))
+            .map_or(0, |x| x + 1)
+    } else {
+        0
+    };
+    for k in from..places.len() {
+        if slot[k].is_none() && rules.line[usize::from(places[k])].rank == Rank::Ace {
+            slot[k] = Some(card);
+            let go = place_aces(rules, p, suit, places, aces, i + 1, slot, f);
+            slot[k] = None;
+            if !go {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+fn fill_wilds(
+    rules: &Rules,
+    p: &Parts,
+    suit: Option<Suit>,
+    places: &[u8],
+    slot: &mut Vec<Option<Card>>,
+    f: &mut dyn FnMut(&Interpretation) -> bool,
+) -> bool {
+    let free: Vec<usize> = (0..places.len()).filter(|&k| slot[k].is_none()).collect();
+    let mut remaining: Vec<(Card, u8)> = p.wilds.clone();
+    let total: usize = remaining.iter().map(|(_, k)| usize::from(*k)).sum();
+    if total != free.len() {
+        return true;
+    }
+    let nat2 = natural_two_in_runs(rules);
+    let mut cont = true;
+    distribute(&free, 0, &mut remaining, slot, &mut |slot| {
+        let mut roles = Vec::with_capacity(places.len());
+        for (k, &pl) in places.iter().enumerate() {
+            let card = slot[k].expect("every slot is filled");
+            let place = rules.line[usize::from(pl)];
+            let stands_for = match suit {
+                Some(s) => Target::Card(Card::new(place.rank, s)),
+                None => Target::Rank(place.rank),
+            };
+            let natural = if rules.is_wild(card) {
+                // A wild-capable 2 at its own place is natural where the rules allow it.
+                card.is_two()
+                    && nat2
+                    && place.rank == Rank::Two
+                    && (suit.is_none() || stands_for == Target::Card(card))
+            } else {
+                true
+            };
+            roles.push(Role {
+                place: k as u8,
+                stands_for: if natural && suit.is_none() {
+                    Target::Card(card)
+                } else {
+                    stands_for
+                },
+                card,
+                natural,
+            });
+        }
+        if !all_wild_ok(rules) && !roles.iter().any(|r| r.natural) {
+            return true;
+        }
+        let ok = f(&Interpretation {
+            kind: MeldKind::Run,
+            rank: None,
+            suit,
+            roles,
+        });
+        if !ok {
+            cont = false;
+        }
+        ok
+    });
+    cont
+}
+
+/// Every distinct way to put the remaining wild kinds on the free slots.
+fn distribute(
+    free: &[usize],
+    i: usize,
+    remaining: &mut [(Card, u8)],
+    slot: &mut Vec<Option<Card>>,
+    f: &mut dyn FnMut(&[Option<Card>]) -> bool,
+) -> bool {
+    if i == free.len() {
+        return f(slot);
+    }
+    for w in 0..remaining.len() {
+        if remaining[w].1 == 0 {
+            continue;
+        }
+        remaining[w].1 -= 1;
+        slot[free[i]] = Some(remaining[w].0);
+        let go = distribute(free, i + 1, remaining, slot, f);
+        slot[free[i]] = None;
+        remaining[w].1 += 1;
+        if !go {
+            return false;
+        }
+    }
+    true
+}
+
+// ---------------------------------------------------------------- reasons
+
+/// Why the cards form no meld, in words, naming the rule or reading at fault.
+pub fn explain(rules: &Rules, cards: &[Card], kind: Option<MeldKind>) -> String {
+    let p = parts(rules, cards);
+    let set = || explain_set(rules, &p);
+    let run = || explain_run(rules, &p);
+    match kind {
+        Some(MeldKind::Set) => set(),
+        Some(MeldKind::Run) => run(),
+        None => {
+            let (s, r) = (set(), run());
+            if s == r {
+                s
+            } else {
+                format!("not a set ({s}) and not a run ({r})")
+            }
+        }
+    }
+}
+
+fn plural(rank: Rank) -> String {
+    match rank {
+        Rank::Ace => "aces".into(),
+        Rank::Jack => "jacks".into(),
+        Rank::Queen => "queens".into(),
+        Rank::King => "kings".into(),
+        r => format!("{}s", r.name()),
+    }
+}
+
+fn explain_set(rules: &Rules, p: &Parts) -> String {
+    let n = p.n;
+    if n < usize::from(rules.set_min) {
+        return format!("a set needs at least {} cards; this has {n}", rules.set_min);
+    }
+    if rules.readings.set_max_size == reading::SetMaxSize::V4 && n > 4 {
+        return format!(
+            "a set holds at most 4 cards, wilds included (set-max-size=4); this has {n}"
+        );
+    }
+    // The rank most naturals share; name a card that differs.
+    let mut by_rank = [0usize; 14];
+    for (c, k) in &p.naturals {
+        by_rank[usize::from(c.rank().expect("suited").number())] += usize::from(*k);
+    }
+    if let Some(main) = (1..14)
+        .max_by_key(|&r| (by_rank[r], std::cmp::Reverse(r)))
+        .filter(|&r| by_rank[r] > 0)
+    {
+        let main = Rank::from_number(main as u8).expect("1..=13");
+        if let Some((odd, _)) = p.naturals.iter().find(|(c, _)| c.rank() != Some(main)) {
+            return format!(
+                "a set needs one rank: {} among {}",
+                odd.pretty(),
+                plural(main)
+            );
+        }
+        if rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden
+            && let Some((dup, _)) = p.naturals.iter().find(|(_, k)| *k > 1)
+        {
+            return format!(
+                "a set may not repeat a suit: two {} (set-duplicate-suits=forbidden)",
+                dup.pretty()
+            );
+        }
+        if rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard
+            && rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden
+            && n > 4
+        {
+            return "each wild in a set stands for a card of its own suit, so a set holds at most 4 cards (wild-in-set-represents=exact-card, set-duplicate-suits=forbidden)".into();
+        }
+    } else {
+        // No naturals but wild-capable cards.
+        if !all_wild_ok(rules) {
+            let twos = p.wilds.iter().any(|(c, _)| c.is_two());
+            return if twos && !natural_two_in_sets(rules) {
+                format!(
+                    "a meld needs at least one natural card (all-wild-melds=forbidden), and a 2 is natural only in a run (natural-twos={})",
+                    rules.readings.natural_twos.name()
+                )
+            } else {
+                "a meld needs at least one natural card (all-wild-melds=forbidden)".into()
+            };
+        }
+        if rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden
+            && let Some((dup, _)) = p.wilds.iter().find(|(c, k)| c.is_two() && *k > 1)
+        {
+            return format!(
+                "a set of twos may not repeat a suit: two {} (set-duplicate-suits=forbidden)",
+                dup.pretty()
+            );
+        }
+    }
+    if !all_wild_ok(rules) {
+        return "a meld needs at least one natural card (all-wild-melds=forbidden)".into();
+    }
+    "these cards form no set under these rules".into()
+}
+
+fn explain_run(rules: &Rules, p: &Parts) -> String {
+    let n = p.n;
+    if n < usize::from(rules.run_min) {
+        return format!("a run needs at least {} cards; this has {n}", rules.run_min);
+    }
+    if n > rules.max_run() {
+        return format!(
+            "a run holds at most {} cards under these rules; this has {n}",
+            rules.max_run()
+        );
+    }
+    let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
+    if same_suit {
+        let mut by_suit = [0usize; 4];
+        for (c, k) in &p.naturals {
+            by_suit[c.suit().expect("suited") as usize] += usize::from(*k);
+        }
+        let main = (0..4)
+            .max_by_key(|&s| (by_suit[s], std::cmp::Reverse(s)))
+            .map(Suit::from_index);
+        if let Some(main) = main
+            && let Some((odd, _)) = p.naturals.iter().find(|(c, _)| c.suit() != Some(main))
+        {
+            return format!(
+                "a run needs one suit: {} among {} (run-suits=same-suit)",
+                odd.pretty(),
+                suit_plural(main)
+            );
+        }
+    }
+    // Two naturals of one rank (other than aces, which may sit at both ends).
+    let mut by_rank = [0usize; 14];
+    for (c, k) in &p.naturals {
+        by_rank[usize::from(c.rank().expect("suited").number())] += usize::from(*k);
+    }
+    for (r, &count) in by_rank.iter().enumerate().skip(2) {
+        if count > 1 {
+            let rank = Rank::from_number(r as u8).expect("2..=13");
+            let card = p
+                .naturals
+                .iter()
+                .find(|(c, _)| c.rank() == Some(rank))
+                .map(|(c, _)| *c);
+            return match (same_suit, card) {
+                (true, Some(c)) => format!("a run cannot hold two {}", c.pretty()),
+                _ => format!("a run cannot hold two {}", plural(rank)),
+            };
+        }
+    }
+    if by_rank[1] > 1 && rules.readings.ace_both_ends == reading::AceBothEnds::Forbidden {
+        return "a run may not have an ace at both ends (ace-both-ends=forbidden)".into();
+    }
+    if by_rank[2] > 0 && !rules.two_in_sequence {
+        return "2 is not a rank in a sequence in this game (runs.two-in-sequence=false)".into();
+    }
+    if by_rank[2] > 0
+        && rules.twos_wild
+        && rules.readings.natural_twos == reading::NaturalTwos::Never
+    {
+        // unreachable in practice: wild twos are not naturals
+    }
+    if !all_wild_ok(rules) && p.naturals.is_empty() && !natural_two_in_runs(rules) {
+        return "a meld needs at least one natural card (all-wild-melds=forbidden)".into();
+    }
+    let ranks: Vec<String> = p
+        .naturals
+        .iter()
+        .map(|(c, _)| c.rank().expect("suited").name().to_string())
+        .collect();
+    if by_rank[1] > 0 && rules.readings.ace_position == reading::AcePosition::HighOnly {
+        return format!(
+            "the ranks {} do not fit one run of {n} with the ace high only (ace-position=high-only)",
+            ranks.join(" ")
+        );
+    }
+    if !all_wild_ok(rules) && p.naturals.is_empty() {
+        return "a meld needs at least one natural card (all-wild-melds=forbidden)".into();
+    }
+    format!(
+        "the ranks {} do not fit one run of {n} cards (a run is consecutive; an ace ends it, and it cannot turn the corner K-A-2)",
+        ranks.join(" ")
+    )
+}
+
+fn suit_plural(s: Suit) -> &'static str {
+    ["spades", "hearts", "diamonds", "clubs"][s as usize]
+}

@@ -1,0 +1,362 @@
+//! The meld oracle against a brute-force reference, and order invariance (issue 2).
+//!
+//! The reference tries, for every card, every place it could stand (every rank place of the line
+//! for a run, every suit for an exact-card set) and keeps the combinations that make a legal meld.
+//! It shares no code with the oracle's window search.
+
+use proptest::prelude::*;
+use push_rummy::card::{Card, Rank, Suit};
+use push_rummy::disputes::DisputeId;
+use push_rummy::meld::{self, Interpretation, Query, Role, Target};
+use push_rummy::rules::{Rules, load};
+use push_rummy::spec::MeldKind;
+use std::collections::BTreeSet;
+
+fn natural_two_in_sets(r: &Rules) -> bool {
+    !r.twos_wild || r.readings.name(DisputeId::NaturalTwos) == "runs-and-sets"
+}
+fn natural_two_in_runs(r: &Rules) -> bool {
+    !r.twos_wild || r.readings.name(DisputeId::NaturalTwos) != "never"
+}
+
+fn brute_sets(r: &Rules, cards: &[Card], out: &mut BTreeSet<Interpretation>) {
+    let n = cards.len();
+    if n < usize::from(r.set_min) || (r.readings.name(DisputeId::SetMaxSize) == "4" && n > 4) {
+        return;
+    }
+    let exact = r.readings.name(DisputeId::WildInSetRepresents) == "exact-card";
+    let forbid = r.readings.name(DisputeId::SetDuplicateSuits) == "forbidden";
+    for rank in Rank::ALL {
+        if rank == Rank::Two && !natural_two_in_sets(r) {
+            continue;
+        }
+        // Options per card.
+        let mut options: Vec<Vec<Role>> = Vec::new();
+        for &c in cards {
+            let mut o = Vec::new();
+            if !r.is_wild(c) {
+                if c.rank() == Some(rank) {
+                    o.push(Role {
+                        place: 0,
+                        stands_for: Target::Card(c),
+                        card: c,
+                        natural: true,
+                    });
+                }
+            } else if !exact {
+                if rank == Rank::Two && c.is_two() {
+                    o.push(Role {
+                        place: 0,
+                        stands_for: Target::Card(c),
+                        card: c,
+                        natural: true,
+                    });
+                } else {
+                    o.push(Role {
+                        place: 0,
+                        stands_for: Target::Rank(rank),
+                        card: c,
+                        natural: false,
+                    });
+                }
+            } else {
+                for s in Suit::ALL {
+                    let t = Card::new(rank, s);
+                    if t == c {
+                        if natural_two_in_sets(r) {
+                            o.push(Role {
+                                place: 0,
+                                stands_for: Target::Card(t),
+                                card: c,
+                                natural: true,
+                            });
+                        }
+                    } else {
+                        o.push(Role {
+                            place: 0,
+                            stands_for: Target::Card(t),
+                            card: c,
+                            natural: false,
+                        });
+                    }
+                }
+            }
+            options.push(o);
+        }
+        product(&options, &mut Vec::new(), &mut |roles| {
+            if r.readings.name(DisputeId::AllWildMelds) == "forbidden"
+                && !roles.iter().any(|x| x.natural)
+            {
+                return;
+            }
+            if forbid {
+                let mut seen = [false; 4];
+                for x in roles {
+                    if let Target::Card(t) = x.stands_for {
+                        let s = t.suit().unwrap() as usize;
+                        if seen[s] {
+                            return;
+                        }
+                        seen[s] = true;
+                    }
+                }
+            }
+            let mut v = roles.to_vec();
+            v.sort();
+            out.insert(Interpretation {
+                kind: MeldKind::Set,
+                rank: Some(rank),
+                suit: None,
+                roles: v,
+            });
+        });
+    }
+}
+
+fn brute_runs(r: &Rules, cards: &[Card], out: &mut BTreeSet<Interpretation>) {
+    let n = cards.len();
+    let len = r.line.len();
+    if n < usize::from(r.run_min) {
+        return;
+    }
+    let same = r.readings.name(DisputeId::RunSuits) == "same-suit";
+    let suits: Vec<Option<Suit>> = if same {
+        Suit::ALL.iter().map(|&s| Some(s)).collect()
+    } else {
+        vec![None]
+    };
+    for suit in suits {
+        let mut options: Vec<Vec<(usize, Role)>> = Vec::new();
+        for &c in cards {
+            let mut o = Vec::new();
+            for pl in 0..len {
+                let prank = r.line[pl].rank;
+                let target = match suit {
+                    Some(s) => Target::Card(Card::new(prank, s)),
+                    None => Target::Rank(prank),
+                };
+                if !r.is_wild(c) {
+                    if c.rank() == Some(prank) && (suit.is_none() || c.suit() == suit) {
+                        o.push((
+                            pl,
+                            Role {
+                                place: 0,
+                                stands_for: Target::Card(c),
+                                card: c,
+                                natural: true,
+                            },
+                        ));
+                    }
+                } else {
+                    let own = c.is_two()
+                        && prank == Rank::Two
+                        && (suit.is_none() || target == Target::Card(c));
+                    if own && natural_two_in_runs(r) {
+                        o.push((
+                            pl,
+                            Role {
+                                place: 0,
+                                stands_for: Target::Card(c),
+                                card: c,
+                                natural: true,
+                            },
+                        ));
+                    } else {
+                        o.push((
+                            pl,
+                            Role {
+                                place: 0,
+                                stands_for: target,
+                                card: c,
+                                natural: false,
+                            },
+                        ));
+                    }
+                }
+            }
+            options.push(o);
+        }
+        product(&options, &mut Vec::new(), &mut |pairs| {
+            if r.readings.name(DisputeId::AllWildMelds) == "forbidden"
+                && !pairs.iter().any(|(_, x)| x.natural)
+            {
+                return;
+            }
+            let mut places: Vec<usize> = pairs.iter().map(|(p, _)| *p).collect();
+            places.sort_unstable();
+            if places.windows(2).any(|w| w[0] == w[1]) {
+                return;
+            }
+            // The window start: the place whose predecessor is unused.
+            let used: BTreeSet<usize> = places.iter().copied().collect();
+            let start = if r.wrap_around {
+                if n == len {
+                    0
+                } else {
+                    match places
+                        .iter()
+                        .find(|&&p| !used.contains(&((p + len - 1) % len)))
+                    {
+                        Some(&s) => s,
+                        None => return,
+                    }
+                }
+            } else {
+                places[0]
+            };
+            for i in 0..n {
+                let p = if r.wrap_around {
+                    (start + i) % len
+                } else {
+                    start + i
+                };
+                if !used.contains(&p) {
+                    return;
+                }
+            }
+            if !r.wrap_around
+                && n == len
+                && r.line[0].rank == Rank::Ace
+                && r.readings.name(DisputeId::AceBothEnds) == "forbidden"
+            {
+                return;
+            }
+            let mut roles: Vec<Role> = pairs
+                .iter()
+                .map(|(p, x)| {
+                    let k = if r.wrap_around {
+                        (p + len - start) % len
+                    } else {
+                        p - start
+                    };
+                    Role {
+                        place: k as u8,
+                        ..*x
+                    }
+                })
+                .collect();
+            roles.sort();
+            out.insert(Interpretation {
+                kind: MeldKind::Run,
+                rank: None,
+                suit,
+                roles,
+            });
+        });
+    }
+}
+
+fn product<T: Clone>(options: &[Vec<T>], acc: &mut Vec<T>, f: &mut dyn FnMut(&[T])) {
+    if acc.len() == options.len() {
+        f(acc);
+        return;
+    }
+    for o in &options[acc.len()] {
+        acc.push(o.clone());
+        product(options, acc, f);
+        acc.pop();
+    }
+}
+
+fn brute(r: &Rules, cards: &[Card]) -> Vec<Interpretation> {
+    let mut out = BTreeSet::new();
+    brute_sets(r, cards, &mut out);
+    brute_runs(r, cards, &mut out);
+    out.into_iter().collect()
+}
+
+const SWITCHES: &[(DisputeId, &[&str])] = &[
+    (DisputeId::SetDuplicateSuits, &["forbidden", "allowed"]),
+    (DisputeId::SetMaxSize, &["4", "unlimited"]),
+    (
+        DisputeId::NaturalTwos,
+        &["runs-only", "runs-and-sets", "never"],
+    ),
+    (DisputeId::AcePosition, &["high-or-low", "high-only"]),
+    (DisputeId::AceBothEnds, &["forbidden", "allowed"]),
+    (DisputeId::RunSuits, &["same-suit", "any-suits"]),
+    (DisputeId::AllWildMelds, &["allowed", "forbidden"]),
+    (DisputeId::WildInSetRepresents, &["rank-only", "exact-card"]),
+];
+
+fn rules_strategy() -> impl Strategy<Value = Rules> {
+    (
+        proptest::collection::vec(0usize..3, SWITCHES.len()),
+        any::<bool>(),
+        0u8..10,
+        any::<bool>(),
+    )
+        .prop_map(|(picks, two_in_seq, wrap, twos_wild)| {
+            let mut r = load("push", &[]).unwrap().rules;
+            for ((id, names), k) in SWITCHES.iter().zip(picks) {
+                r.readings.set(*id, names[k % names.len()]);
+            }
+            r.two_in_sequence = two_in_seq;
+            r.wrap_around = wrap == 0;
+            r.twos_wild = twos_wild;
+            r.refresh();
+            r
+        })
+}
+
+fn card(rank: u8, suit: usize) -> Card {
+    Card::new(Rank::from_number(rank).unwrap(), Suit::from_index(suit))
+}
+
+/// Cards that are often nearly a meld: a rank group, a suit window, or anything; plus wilds.
+fn cards_strategy() -> impl Strategy<Value = Vec<Card>> {
+    (
+        0u8..3,
+        1u8..=13,
+        0usize..4,
+        1usize..=6,
+        0usize..=4,
+        proptest::collection::vec((0u8..16, 0usize..4), 8),
+    )
+        .prop_map(|(mode, base, suit, naturals, wilds, noise)| {
+            let mut v = Vec::new();
+            for (i, (x, s)) in noise.iter().take(naturals).enumerate() {
+                let c = match mode {
+                    0 => card(base, *s),
+                    1 => card(
+                        ((u32::from(base) + i as u32 + u32::from(*x % 3 == 0)) % 13) as u8 + 1,
+                        if *x == 15 { *s } else { suit },
+                    ),
+                    _ => card(*x % 13 + 1, *s),
+                };
+                v.push(c);
+            }
+            for (x, s) in noise.iter().rev().take(wilds) {
+                v.push(if x % 2 == 0 { Card::JOKER } else { card(2, *s) });
+            }
+            v
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn oracle_agrees_with_brute_force(rules in rules_strategy(), cards in cards_strategy()) {
+        // The reference tries every place for every wild card: keep it to four of them.
+        prop_assume!(cards.iter().filter(|c| rules.is_wild(**c)).count() <= 4);
+        let fast = meld::interpret(&rules, &Query { cards: cards.clone(), ..Query::default() });
+        let slow = brute(&rules, &cards);
+        prop_assert_eq!(&fast.interpretations, &slow, "cards {:?}", cards);
+        prop_assert_eq!(meld::is_valid(&rules, &cards, None), !slow.is_empty());
+    }
+
+    #[test]
+    fn interpretations_ignore_card_order(rules in rules_strategy(), cards in cards_strategy(), seed in any::<u64>()) {
+        let mut shuffled = cards.clone();
+        // A deterministic shuffle from the seed.
+        let mut x = seed | 1;
+        for i in (1..shuffled.len()).rev() {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            shuffled.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+        let a = meld::interpret(&rules, &Query { cards, ..Query::default() });
+        let b = meld::interpret(&rules, &Query { cards: shuffled, ..Query::default() });
+        prop_assert_eq!(a, b);
+    }
+}
