@@ -457,9 +457,7 @@ fn choose(
         return;
     }
     if k == order.len() {
-        if let Some(m) = fill(rules, hand, chosen) {
-            *out = Some(m);
-        }
+        *out = fill_with_palettes(rules, hand, chosen);
         return;
     }
     let comp = contract[order[k]];
@@ -645,11 +643,43 @@ impl Flow {
     }
 }
 
+/// Under `any-suits` with `same-suit-runs-in-contract=forbidden`, the runs of a contract may not
+/// share a suit among their natural cards: try each way of giving every suit to one run.
+fn fill_with_palettes(
+    rules: &Rules,
+    hand: &Counts,
+    chosen: &[(Component, Template)],
+) -> Option<Vec<(Component, Vec<Card>)>> {
+    let runs: Vec<usize> = (0..chosen.len())
+        .filter(|&i| matches!(chosen[i].1, Template::Run { suit: None, .. }))
+        .collect();
+    let split =
+        rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::Forbidden;
+    if !split || runs.len() < 2 {
+        return fill(rules, hand, chosen, None);
+    }
+    let r = runs.len();
+    for code in 0..r.pow(4) {
+        let mut palette = [usize::MAX; 4];
+        let mut c = code;
+        for slot in &mut palette {
+            *slot = runs[c % r];
+            c /= r;
+        }
+        if let Some(m) = fill(rules, hand, chosen, Some(&palette)) {
+            return Some(m);
+        }
+    }
+    None
+}
+
 /// Decides whether the hand fills every chosen template at once, and if so builds the melds.
+/// `palette[s]`, when given, is the one template whose natural cards may be of suit `s`.
 fn fill(
     rules: &Rules,
     hand: &Counts,
     chosen: &[(Component, Template)],
+    palette: Option<&[usize; 4]>,
 ) -> Option<Vec<(Component, Vec<Card>)>> {
     let anchored = rules.readings.all_wild_melds == reading::AllWildMelds::Forbidden;
     let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
@@ -691,7 +721,7 @@ fn fill(
     }
     let mut uses: Vec<Uses> = Vec::new();
     let mut demand = 0i32;
-    for (comp, t) in chosen {
+    for (ti, (comp, t)) in chosen.iter().enumerate() {
         let n = i32::from(comp.size);
         demand += n;
         let node_nat = g.node();
@@ -733,7 +763,11 @@ fn fill(
                     let slot = g.node();
                     g.edge(slot, node_nat, 1);
                     for c in cands {
-                        if hand.count(c) > 0 && run_natural_at(rules, pl, c) {
+                        let in_palette = match (palette, suit, c.suit()) {
+                            (Some(p), None, Some(cs)) => p[cs as usize] == ti,
+                            _ => true,
+                        };
+                        if in_palette && hand.count(c) > 0 && run_natural_at(rules, pl, c) {
                             let from = supply_node(&mut g, c);
                             let e = g.edge(from, slot, 1);
                             naturals.push((c, e));

@@ -3,6 +3,7 @@ pub mod contract;
 pub mod diag;
 pub mod disputes;
 pub mod meld;
+pub mod rng;
 pub mod rules;
 pub mod spec;
 pub mod yaml;

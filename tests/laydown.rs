@@ -1,0 +1,151 @@
+//! The laydown search against brute force: for small hands, try every way to cut disjoint groups
+//! of the contract's sizes out of the hand and check them with `contract::check` (issue 2).
+
+use proptest::prelude::*;
+use push_rummy::card::{Card, Counts, Rank, Suit};
+use push_rummy::contract;
+use push_rummy::disputes::DisputeId;
+use push_rummy::meld::{self, Query};
+use push_rummy::rules::{Rules, load};
+use push_rummy::spec::Component;
+
+const SWITCHES: &[(DisputeId, &[&str])] = &[
+    (DisputeId::SetDuplicateSuits, &["forbidden", "allowed"]),
+    (DisputeId::SetMaxSize, &["4", "unlimited"]),
+    (
+        DisputeId::NaturalTwos,
+        &["runs-only", "runs-and-sets", "never"],
+    ),
+    (DisputeId::AcePosition, &["high-or-low", "high-only"]),
+    (DisputeId::RunSuits, &["same-suit", "any-suits"]),
+    (DisputeId::AllWildMelds, &["allowed", "forbidden"]),
+    (DisputeId::WildInSetRepresents, &["rank-only", "exact-card"]),
+    (DisputeId::SameRankSets, &["allowed", "forbidden"]),
+    (DisputeId::SameSuitRunsInContract, &["allowed", "forbidden"]),
+];
+
+fn rules_strategy() -> impl Strategy<Value = Rules> {
+    (
+        proptest::collection::vec(0usize..3, SWITCHES.len()),
+        any::<bool>(),
+        0u8..6,
+    )
+        .prop_map(|(picks, seq, wrap)| {
+            let mut r = load("push", &[]).unwrap().rules;
+            for ((id, names), k) in SWITCHES.iter().zip(picks) {
+                r.readings.set(*id, names[k % names.len()]);
+            }
+            r.two_in_sequence = seq;
+            r.wrap_around = wrap == 0;
+            r.refresh();
+            r
+        })
+}
+
+fn contracts() -> Vec<Vec<Component>> {
+    let push = load("push", &[]).unwrap().rules;
+    let capit = load("cap-it", &[]).unwrap().rules;
+    let mut v: Vec<Vec<Component>> = push.rounds.iter().map(|r| r.contract.clone()).collect();
+    v.push(capit.rounds[4].contract.clone());
+    v
+}
+
+/// Hands that are often close to a contract: cards from two rank groups and a suit window.
+fn hand_strategy() -> impl Strategy<Value = Vec<Card>> {
+    proptest::collection::vec((0u8..4, 1u8..=13, 0usize..4), 6..=10).prop_map(|picks| {
+        picks
+            .into_iter()
+            .map(|(mode, r, s)| match mode {
+                0 => Card::JOKER,
+                1 => Card::new(Rank::from_number(r % 3 + 5).unwrap(), Suit::from_index(s)),
+                2 => Card::new(
+                    Rank::from_number(r % 6 + 1).unwrap(),
+                    Suit::from_index(s % 2),
+                ),
+                _ => Card::new(Rank::from_number(r).unwrap(), Suit::from_index(s)),
+            })
+            .collect()
+    })
+}
+
+fn brute(rules: &Rules, contract: &[Component], hand: &[Card]) -> bool {
+    fn rec(
+        rules: &Rules,
+        contract: &[Component],
+        k: usize,
+        left: &[Card],
+        groups: &mut Vec<Vec<Card>>,
+    ) -> bool {
+        if k == contract.len() {
+            let qs: Vec<Query> = groups
+                .iter()
+                .map(|g| Query {
+                    cards: g.clone(),
+                    kind: None,
+                    declared: vec![],
+                })
+                .collect();
+            return contract::check(rules, contract, &qs).satisfied;
+        }
+        let n = usize::from(contract[k].size);
+        let mut found = false;
+        combinations(left.len(), n, &mut |idx| {
+            if found {
+                return;
+            }
+            let g: Vec<Card> = idx.iter().map(|&i| left[i]).collect();
+            if !meld::is_valid(rules, &g, Some(contract[k].kind)) {
+                return;
+            }
+            let rest: Vec<Card> = (0..left.len())
+                .filter(|i| !idx.contains(i))
+                .map(|i| left[i])
+                .collect();
+            groups.push(g);
+            found = rec(rules, contract, k + 1, &rest, groups);
+            groups.pop();
+        });
+        found
+    }
+    rec(rules, contract, 0, hand, &mut Vec::new())
+}
+
+fn combinations(n: usize, k: usize, f: &mut dyn FnMut(&[usize])) {
+    fn go(start: usize, n: usize, k: usize, acc: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
+        if acc.len() == k {
+            f(acc);
+            return;
+        }
+        for i in start..n {
+            acc.push(i);
+            go(i + 1, n, k, acc, f);
+            acc.pop();
+        }
+    }
+    go(0, n, k, &mut Vec::new(), f);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn laydown_search_agrees_with_brute_force(rules in rules_strategy(), which in 0usize..6, hand in hand_strategy()) {
+        let contract = &contracts()[which];
+        let counts = Counts::from_cards(&hand);
+        let found = contract::laydown(&rules, contract, &counts);
+        let expected = brute(&rules, contract, &hand);
+        prop_assert_eq!(found.is_some(), expected, "hand {:?} contract {:?}", hand, contract);
+        if let Some(l) = found {
+            // The melds come from the hand and meet the contract.
+            let mut left = counts.clone();
+            for (_, cards) in &l.melds {
+                for c in cards {
+                    prop_assert!(left.remove(*c), "{c} used twice or not in hand");
+                }
+            }
+            let qs: Vec<Query> = l.melds.iter().map(|(_, g)| Query { cards: g.clone(), kind: None, declared: vec![] }).collect();
+            let check = contract::check(&rules, contract, &qs);
+            prop_assert!(check.satisfied, "{:?}: {}", l, check.reason);
+        }
+    }
+}
