@@ -2,12 +2,12 @@
 //! the rest of the standard workloads). `cargo bench --bench search`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use std::hint::black_box;
 use push_rummy::card::{Card, Counts, Rank, Suit};
 use push_rummy::contract;
 use push_rummy::meld::{self, Query};
 use push_rummy::rng::Rng;
 use push_rummy::rules::load;
+use std::hint::black_box;
 
 fn push_pack() -> Vec<Card> {
     let mut v = Vec::new();

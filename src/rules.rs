@@ -8,7 +8,7 @@
 use crate::card::{Card, Rank};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::disputes::{DisputeId, Readings, list_readings, reading};
-use crate::spec::{self, Component, Entry, Leaf, MeldKind, Origin, RawRules, RoundSpec, Ty};
+use crate::spec::{self, Component, Entry, Leaf, MeldKind, Origin, RawRules, RoundSpec};
 use crate::yaml::{self, Pos};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -386,6 +386,30 @@ pub fn load_text(label: &str, text: &str, base_dir: &Path) -> Result<Loaded, Loa
     }
 }
 
+/// A path with `.` and `..` parts folded away, for messages.
+fn normalize(p: &Path) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir if parts.last().is_some_and(|l| l != "..") => {
+                parts.pop();
+            }
+            c => parts.push(c.as_os_str().to_string_lossy().into_owned()),
+        }
+    }
+    parts.join("/").replace("//", "/")
+}
+
+/// An I/O error in words, without the OS error number.
+fn io_reason(e: &std::io::Error) -> String {
+    let t = e.to_string();
+    match t.find(" (os error") {
+        Some(i) => t[..i].to_lowercase(),
+        None => t.to_lowercase(),
+    }
+}
+
 fn is_path(s: &str) -> bool {
     s.contains('/') || s.contains('\\') || s.ends_with(".yaml") || s.ends_with(".yml")
 }
@@ -410,24 +434,44 @@ fn resolve(
             _ => PathBuf::from(name_or_path),
         };
         let label = path.display().to_string();
-        let missing = |what: String| {
-            let names: Vec<&str> = BUILT_IN.iter().map(|(n, _, _)| *n).collect();
-            let d = match from {
-                Some((file, pos, _)) => Diagnostic::new(file, pos, "extends", what),
-                None => Diagnostic::new(&label, Pos::default(), "", what),
-            };
-            d.with_hint(format!("built-in rule sets: {}", names.join(", ")))
+        let place = |what: String| match from {
+            Some((file, pos, _)) => Diagnostic::new(file, pos, "extends", what),
+            None => Diagnostic::new(&label, Pos::default(), "", what),
         };
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
-            Err(e) if !is_path(name_or_path) => {
-                diags.push(missing(format!(
-                    "no built-in rule set or file named `{name_or_path}` ({e})"
-                )));
+            Err(_) if !is_path(name_or_path) => {
+                let names: Vec<&str> = BUILT_IN.iter().map(|(n, _, _)| *n).collect();
+                let hint = match crate::diag::did_you_mean(name_or_path, names.iter().copied()) {
+                    Some(m) => format!(
+                        "did you mean `{m}`? built-in rule sets: {}",
+                        names.join(", ")
+                    ),
+                    None => format!(
+                        "built-in rule sets: {}; a path ends in .yaml",
+                        names.join(", ")
+                    ),
+                };
+                diags.push(
+                    place(format!(
+                        "no built-in rule set or file named `{name_or_path}`"
+                    ))
+                    .with_hint(hint),
+                );
                 return None;
             }
             Err(e) => {
-                diags.push(missing(format!("cannot read rules file `{label}`: {e}")));
+                let shown = normalize(&path);
+                let what = if e.kind() == std::io::ErrorKind::NotFound {
+                    format!("rules file `{shown}` does not exist")
+                } else {
+                    format!("cannot read rules file `{shown}`: {}", io_reason(&e))
+                };
+                let mut d = place(what);
+                if from.is_some() {
+                    d = d.with_hint("a relative `extends` path starts from the folder of the file that names it");
+                }
+                diags.push(d);
                 return None;
             }
         };
@@ -524,12 +568,11 @@ fn resolve_text_inner(
     let node = match yaml::parse(text) {
         Ok(n) => n,
         Err(e) => {
-            diags.push(Diagnostic::new(
-                label,
-                e.pos,
-                "",
-                format!("invalid YAML: {}", e.message),
-            ));
+            let mut d = Diagnostic::new(label, e.pos, "", e.message);
+            if let Some(h) = e.hint {
+                d = d.with_hint(h);
+            }
+            diags.push(d);
             return None;
         }
     };
@@ -573,27 +616,82 @@ fn choice<'a>(raw: &'a RawRules, path: &str) -> &'a str {
     }
 }
 
+const DEAL_RELATED: [&str; 6] = [
+    "players.count",
+    "decks.standard-decks",
+    "decks.jokers",
+    "decks.large-table.standard-decks",
+    "decks.large-table.jokers",
+    "decks.large-table.from-players",
+];
+const SET_RELATED: [&str; 5] = [
+    "sets.min-size",
+    "readings.set-max-size",
+    "readings.set-duplicate-suits",
+    "readings.wild-in-set-represents",
+    "wilds.twos",
+];
+const RUN_RELATED: [&str; 5] = [
+    "runs.min-length",
+    "runs.two-in-sequence",
+    "runs.wrap-around",
+    "readings.ace-position",
+    "readings.ace-both-ends",
+];
+
+/// A problem found in an inherited rule (say a deal of `spec/push.yaml`) is usually caused by a
+/// rule the user's own file changed: point there, and name the inherited rule in the message.
+fn relocate(raw: &RawRules, top: &str, d: Diagnostic, related: &[&str]) -> Diagnostic {
+    if d.file == top {
+        return d;
+    }
+    let Some((path, e)) = related
+        .iter()
+        .filter_map(|p| raw.get(p).map(|e| (*p, e)))
+        .find(|(_, e)| e.origin.file == top)
+    else {
+        return d;
+    };
+    Diagnostic {
+        file: e.origin.file.clone(),
+        line: e.origin.pos.line,
+        column: e.origin.pos.column,
+        path: path.to_string(),
+        message: format!(
+            "{} ({} is inherited from {}:{})",
+            d.message, d.path, d.file, d.line
+        ),
+        hint: d.hint,
+    }
+}
+
 /// Checks a resolved raw rule set for completeness and meaning, and compiles it.
 fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
     let mut diags = Vec::new();
-    for def in spec::rule_defs() {
-        if def.required && raw.get(&def.path).is_none() {
-            diags.push(
-                Diagnostic::new(top, Pos::default(), &def.path, format!("rule `{}` is not set", def.path)).with_hint(
-                    if def.path.starts_with("readings.") {
-                        format!(
-                            "every dispute needs a reading; the readings are {}",
-                            list_readings(match def.ty {
-                                Ty::Reading(id) => id,
-                                _ => DisputeId::ALL[0],
-                            })
-                        )
-                    } else {
-                        "a standalone rules file gives every rule; a house file starts with `extends: push`".into()
-                    },
+    let missing: Vec<&str> = spec::rule_defs()
+        .iter()
+        .filter(|d| d.required && raw.get(&d.path).is_none())
+        .map(|d| d.path.as_str())
+        .collect();
+    if !missing.is_empty() {
+        let hint = if missing.len() > 3 {
+            "a standalone rules file gives every rule; a house file starts with `extends: push` and lists only what it changes"
+        } else {
+            "give these rules, or inherit them with `extends:`"
+        };
+        diags.push(
+            Diagnostic::new(
+                top,
+                Pos::default(),
+                "",
+                format!(
+                    "{} rule(s) are not set: {}",
+                    missing.len(),
+                    missing.join(", ")
                 ),
-            );
-        }
+            )
+            .with_hint(hint),
+        );
     }
     if !diags.is_empty() {
         return Err(diags);
@@ -622,12 +720,15 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
     ) {
         (None, None) => {
             if let Some(e) = raw.get("decks.large-table.from-players") {
-                diags.push(Diagnostic::new(
-                    &e.origin.file,
-                    e.origin.pos,
-                    "decks.large-table.from-players",
-                    "large-table cards are named without `standard-decks` and `jokers`",
-                ));
+                diags.push(
+                    Diagnostic::new(
+                        &e.origin.file,
+                        e.origin.pos,
+                        "decks.large-table.from-players",
+                        "`decks.large-table` names `from-players` but not the cards to add",
+                    )
+                    .with_hint("add `standard-decks` and `jokers`, e.g. 1 and 2"),
+                );
             }
             None
         }
@@ -707,7 +808,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
             let need = usize::from(n) * usize::from(r.deal) + 1;
             let have = rules.pack_size(n);
             if need > have {
-                diags.push(Diagnostic::new(
+                diags.push(relocate(raw, top, Diagnostic::new(
                     file,
                     r.deal_pos,
                     &format!("rounds[{i}].deal"),
@@ -715,7 +816,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
                         "dealing {} cards to {n} players needs {need} cards with the upcard; the pack for {n} players has {have}",
                         r.deal
                     ),
-                ));
+                ), &DEAL_RELATED));
                 break;
             }
         }
@@ -728,14 +829,19 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
             };
         let total: usize = r.contract.iter().map(|c| usize::from(c.size)).sum();
         if total > rules.pack_size(rules.players.0) {
-            diags.push(Diagnostic::new(
-                file,
-                r.deal_pos,
-                &format!("rounds[{i}].contract"),
-                format!(
-                    "the contract needs {total} cards; the pack has {}",
-                    rules.pack_size(rules.players.0)
+            diags.push(relocate(
+                raw,
+                top,
+                Diagnostic::new(
+                    file,
+                    r.deal_pos,
+                    &format!("rounds[{i}].contract"),
+                    format!(
+                        "the contract needs {total} cards; the pack has {}",
+                        rules.pack_size(rules.players.0)
+                    ),
                 ),
+                &DEAL_RELATED,
             ));
         }
         for (j, c) in r.contract.iter().enumerate() {
@@ -744,7 +850,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
             match c.kind {
                 MeldKind::Set => {
                     if c.size < rules.set_min {
-                        diags.push(Diagnostic::new(
+                        diags.push(relocate(raw, top, Diagnostic::new(
                             file,
                             pos,
                             &path,
@@ -752,24 +858,24 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
                                 "a set of {} is smaller than the smallest set (sets.min-size {})",
                                 c.size, rules.set_min
                             ),
-                        ));
+                        ), &SET_RELATED));
                     }
                     let max = rules.max_set(usize::from(decks), wilds);
                     if usize::from(c.size) > max {
-                        diags.push(
+                        diags.push(relocate(raw, top,
                             Diagnostic::new(
                                 file,
                                 pos,
                                 &path,
-                                format!("no pack can make this contract: a set holds at most {max} cards under these rules"),
+                                format!("a contract {c} cannot be made: a set holds at most {max} cards under these rules"),
                             )
-                            .with_hint("readings set-max-size, set-duplicate-suits and wild-in-set-represents limit sets"),
-                        );
+                            .with_hint("readings set-max-size, set-duplicate-suits and wild-in-set-represents limit sets")
+                        , &SET_RELATED));
                     }
                 }
                 MeldKind::Run => {
                     if c.size < rules.run_min {
-                        diags.push(Diagnostic::new(
+                        diags.push(relocate(raw, top, Diagnostic::new(
                             file,
                             pos,
                             &path,
@@ -777,10 +883,10 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
                                 "a run of {} is shorter than the shortest run (runs.min-length {})",
                                 c.size, rules.run_min
                             ),
-                        ));
+                        ), &RUN_RELATED));
                     }
                     if usize::from(c.size) > rules.max_run() {
-                        diags.push(
+                        diags.push(relocate(raw, top,
                             Diagnostic::new(
                                 file,
                                 pos,
@@ -791,8 +897,8 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
                                     rules.max_run()
                                 ),
                             )
-                            .with_hint("see runs.two-in-sequence, runs.wrap-around and the readings ace-position and ace-both-ends"),
-                        );
+                            .with_hint("see runs.two-in-sequence, runs.wrap-around and the readings ace-position and ace-both-ends")
+                        , &RUN_RELATED));
                     }
                 }
             }

@@ -296,12 +296,11 @@ pub fn decode(file: &str, root: &Node, diags: &mut Vec<Diagnostic>) -> RawRules 
     let mut raw = RawRules::default();
     match &root.value {
         Value::Map(_) => decode_section(file, root, "", &mut raw, diags),
-        Value::Null => diags.push(Diagnostic::new(
-            file,
-            root.pos,
-            "",
-            "the rules file is empty",
-        )),
+        Value::Null => diags.push(
+            Diagnostic::new(file, root.pos, "", "the rules file is empty").with_hint(
+                "a house file starts with `extends: push` and lists the rules it changes",
+            ),
+        ),
         _ => diags.push(Diagnostic::new(
             file,
             root.pos,
@@ -351,6 +350,26 @@ fn decode_section(
     raw: &mut RawRules,
     diags: &mut Vec<Diagnostic>,
 ) {
+    if node.value == Value::Null && !prefix.is_empty() {
+        // `readings:` with everything commented out: an empty section.
+        return;
+    }
+    if !prefix.is_empty()
+        && ["value", "sources", "note"]
+            .iter()
+            .any(|k| node.get(k).is_some())
+    {
+        diags.push(
+            Diagnostic::new(
+                file,
+                node.pos,
+                prefix,
+                format!("the section `{prefix}` cannot be cited as a whole"),
+            )
+            .with_hint("cite each rule inside it, e.g. `min-size: {value: 3, sources: [\"003\"]}`"),
+        );
+        return;
+    }
     let Value::Map(entries) = &node.value else {
         diags.push(Diagnostic::new(
             file,
@@ -383,13 +402,19 @@ fn decode_section(
             decode_section(file, v, &path, raw, diags);
         } else {
             let mut d = Diagnostic::new(file, k.pos, &path, format!("unknown key `{key}`"));
-            let hint = match did_you_mean(&key, allowed.iter().map(String::as_str)) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None if prefix == "readings" => {
-                    "not a dispute id of spec/disputes.yaml; `push-rummy disputes` lists them"
-                        .to_string()
+            let hint = if prefix == "scoring.points"
+                && (key == "2" || key.eq_ignore_ascii_case("a"))
+            {
+                "aces and twos are valued by the readings ace-penalty-value and two-penalty-value"
+                    .to_string()
+            } else {
+                match did_you_mean(&key, allowed.iter().map(String::as_str)) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None if prefix == "readings" => {
+                        format!("the disputes are: {}", allowed.join(", "))
+                    }
+                    None => format!("expected one of: {}", allowed.join(", ")),
                 }
-                None => format!("expected one of: {}", allowed.join(", ")),
             };
             d = d.with_hint(hint);
             diags.push(d);
@@ -409,7 +434,10 @@ fn decode_entry(
     };
     let path = def.path.as_str();
     // A map value is the cited form `{value, sources, note}`; no rule's value is itself a map.
-    if let (Value::Map(entries), false) = (&node.value, def.ty == Ty::Text) {
+    let cited = ["value", "sources", "note"]
+        .iter()
+        .any(|k| node.get(k).is_some());
+    if let (Value::Map(entries), false, true) = (&node.value, def.ty == Ty::Text, cited) {
         let mut value = None;
         let mut sources = None;
         let mut note = None;
@@ -511,6 +539,23 @@ fn decode_sources(
             ),
         }
     }
+    if items.is_empty() {
+        diags.push(
+            Diagnostic::new(file, node.pos, &spath, "a cited rule lists no source")
+                .with_hint("name the sources (\"000\" … \"003\") or write [\"unsourced\"]"),
+        );
+    }
+    for (i, s) in out.iter().enumerate() {
+        if out[..i].contains(s) {
+            diags.push(Diagnostic::new(
+                file,
+                node.pos,
+                &spath,
+                format!("source \"{s}\" is listed twice"),
+            ));
+            break;
+        }
+    }
     if out.len() > 1 && out.iter().any(|s| s == "unsourced") {
         diags.push(Diagnostic::new(
             file,
@@ -539,6 +584,20 @@ fn decode_value(
     };
     match &def.ty {
         Ty::Text => match &node.value {
+            Value::Str(s)
+                if path == "game"
+                    && (s.is_empty()
+                        || !s
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')) =>
+            {
+                fail(
+                    format!("`{s}` is not a rule-set id"),
+                    Some(
+                        "an id uses lowercase letters, digits and `-`, like `club-marathon`".into(),
+                    ),
+                )
+            }
             Value::Str(s) => Some(Leaf::Text(s.clone())),
             _ => fail(format!("expected text, found {}", node.kind_name()), None),
         },
@@ -582,7 +641,13 @@ fn decode_value(
             Some(s) if id.reading_names().contains(&s.as_str()) => Some(Leaf::Choice(s)),
             Some(s) => fail(
                 format!("`{s}` is not a reading of dispute `{id}`"),
-                Some(format!("the readings are {}", list_readings(*id))),
+                Some(match did_you_mean(&s, id.reading_names().iter().copied()) {
+                    Some(m) => format!(
+                        "did you mean `{m}`? the readings are {}",
+                        list_readings(*id)
+                    ),
+                    None => format!("the readings are {}", list_readings(*id)),
+                }),
             ),
             None => fail(
                 format!("expected a reading name, found {}", node.kind_name()),
@@ -599,10 +664,17 @@ fn decode_value(
                 Some((a, b)) if (2..=12).contains(&a) && (a..=12).contains(&b) => {
                     Some(Leaf::Range(a, b))
                 }
-                Some(_) => fail(
-                    "player counts must be between 2 and 12, the smaller first".to_string(),
-                    None,
+                Some((a, b)) if a > b && (2..=12).contains(&b) && a <= 12 => fail(
+                    format!("the range {a}-{b} is reversed"),
+                    Some(format!("write \"{b}-{a}\"")),
                 ),
+                Some((a, b)) => {
+                    let bad = if a < 2 { a } else { b.max(a) };
+                    fail(
+                        format!("{bad} players is out of range: a game has 2 to 12 players"),
+                        None,
+                    )
+                }
                 None => fail(
                     format!(
                         "expected a player count like 4 or \"3-6\", found {}",
@@ -633,7 +705,8 @@ fn decode_rounds(file: &str, node: &Node, diags: &mut Vec<Diagnostic>) -> Option
             node.pos,
             "rounds",
             format!("rounds are a list of deals; this is {}", node.kind_name()),
-        ));
+        )
+        .with_hint("start each deal with `- deal: N`, e.g. `- {deal: 6, contract: [set of 3, set of 3]}`"));
         return None;
     };
     if items.is_empty() || items.len() > 20 {
@@ -663,6 +736,9 @@ fn decode_rounds(file: &str, node: &Node, diags: &mut Vec<Diagnostic>) -> Option
         };
         let mut deal = None;
         let mut contract = None;
+        let has_deal = entries
+            .iter()
+            .any(|(k, _)| k.scalar_text().as_deref() == Some("deal"));
         for (k, v) in entries {
             match k.scalar_text().as_deref() {
                 Some("deal") => match v.value {
@@ -698,12 +774,13 @@ fn decode_rounds(file: &str, node: &Node, diags: &mut Vec<Diagnostic>) -> Option
                 deal_pos,
                 contract_pos,
             }),
-            (None, _) => diags.push(Diagnostic::new(
+            (None, _) if !has_deal => diags.push(Diagnostic::new(
                 file,
                 item.pos,
                 &path,
                 "this deal has no `deal` (cards dealt)",
             )),
+            (None, _) => {}
             (_, None) => {
                 if !entries
                     .iter()

@@ -81,6 +81,7 @@ impl Node {
 pub struct SyntaxError {
     pub pos: Pos,
     pub message: String,
+    pub hint: Option<String>,
 }
 
 impl fmt::Display for SyntaxError {
@@ -103,6 +104,7 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
                 text.len(),
                 MAX_INPUT_BYTES
             ),
+            hint: None,
         });
     }
     if let Some(i) = text.find('\0') {
@@ -110,6 +112,7 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
         return Err(SyntaxError {
             pos: Pos { line, column: 1 },
             message: "the file contains a NUL byte; a YAML file is text".into(),
+            hint: None,
         });
     }
     if text.trim().is_empty() {
@@ -130,7 +133,8 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
             max_replay_stack_depth: 16,
             max_alias_expansions_per_anchor: 1_000,
         },
-        duplicate_keys: serde_saphyr::options::DuplicateKeyPolicy::Error,
+        // Duplicates reach the tree and are reported below with both positions.
+        duplicate_keys: serde_saphyr::options::DuplicateKeyPolicy::PassThrough,
         with_snippet: false,
         leading_zero_numbers_as_strings: true,
         strict_booleans: true,
@@ -144,10 +148,96 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
                     column: l.column() as u32,
                 })
                 .unwrap_or_default();
-            let message = first_line(&e.to_string());
-            SyntaxError { pos, message }
+            explain(pos, &first_line(&e.to_string()))
         })?;
-    Ok(spanned_node(spanned))
+    let node = spanned_node(spanned);
+    if node.value == Value::Null {
+        // Only comments: report the empty document at the top.
+        return Ok(Node {
+            value: Value::Null,
+            pos: Pos { line: 1, column: 1 },
+        });
+    }
+    check_duplicates(&node)?;
+    Ok(node)
+}
+
+/// Puts the parser's words into ours, with a hint where a usual cause is known.
+fn explain(pos: Pos, raw: &str) -> SyntaxError {
+    let (message, hint): (String, Option<&str>) = if raw.contains("Documents") {
+        (
+            "a file holds one YAML document; this one has more".into(),
+            Some("remove the `---` line that starts the second document"),
+        )
+    } else if raw.contains("Depth") {
+        (
+            format!("the file nests deeper than {MAX_DEPTH} levels"),
+            None,
+        )
+    } else if raw.contains("Nodes") || raw.contains("Events") || raw.contains("replay") {
+        (
+            format!(
+                "the file expands to more than {MAX_NODES} YAML values (aliases counted in full)"
+            ),
+            Some("a rules or scenario file is small; check for `*alias` references that multiply"),
+        )
+    } else if raw.contains("Aliases") || raw.contains("Anchors") || raw.contains("alias") {
+        ("the file uses too many anchors or aliases".into(), None)
+    } else if raw.contains("did not find expected key") || raw.contains("block mapping") {
+        (
+            format!("invalid YAML: {raw}"),
+            Some("check the indentation of this line against the keys above it"),
+        )
+    } else if raw.contains("tab") {
+        (
+            format!("invalid YAML: {raw}"),
+            Some("indent with spaces, not tabs"),
+        )
+    } else if raw.contains("flow")
+        || raw.contains("']'")
+        || raw.contains("'}'")
+        || raw.contains("indicator")
+    {
+        (
+            format!("invalid YAML: {raw}"),
+            Some("check for a `[` or `{` that is not closed, or a `:` that needs quotes"),
+        )
+    } else {
+        (format!("invalid YAML: {raw}"), None)
+    };
+    SyntaxError {
+        pos,
+        message,
+        hint: hint.map(str::to_string),
+    }
+}
+
+/// YAML forbids a key twice in one map; say where both are.
+fn check_duplicates(node: &Node) -> Result<(), SyntaxError> {
+    match &node.value {
+        Value::Map(entries) => {
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if let Some(name) = k.scalar_text()
+                    && let Some((first, _)) = entries[..i]
+                        .iter()
+                        .find(|(p, _)| p.scalar_text().as_deref() == Some(&name))
+                {
+                    return Err(SyntaxError {
+                        pos: k.pos,
+                        message: format!(
+                            "`{name}` appears twice in the same map (first at line {})",
+                            first.pos.line
+                        ),
+                        hint: Some("keep one of them".into()),
+                    });
+                }
+                check_duplicates(v)?;
+            }
+            Ok(())
+        }
+        Value::Seq(items) => items.iter().try_for_each(check_duplicates),
+        _ => Ok(()),
+    }
 }
 
 fn first_line(s: &str) -> String {
@@ -280,7 +370,7 @@ mod tests {
     fn rejects_duplicate_keys_with_position() {
         let e = parse("a: 1\nb: 2\na: 3\n").unwrap_err();
         assert_eq!(e.pos.line, 3, "{e:?}");
-        assert!(e.message.contains("duplicate"), "{e:?}");
+        assert!(e.message.contains("appears twice"), "{e:?}");
     }
 
     #[test]
