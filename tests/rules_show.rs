@@ -1,0 +1,27 @@
+//! `rules show` of every built-in rule set, as people see it: the fully resolved rules (after
+//! `extends`) in the rules language. One named snapshot per built-in (`tests/snapshots/`), so a
+//! change to a game file or to the renderer shows up as a reviewable diff.
+//! Own test binary: its snapshots are named, and must not mix with `insta::glob!` tests.
+
+use push_rummy::rules::{BUILT_IN, load};
+
+#[test]
+fn every_built_in_rule_set_shows_its_resolved_rules() {
+    assert!(!BUILT_IN.is_empty());
+    for (name, file, _) in BUILT_IN {
+        let loaded = load(name, &[]).unwrap_or_else(|e| {
+            panic!("built-in `{name}` ({file}) does not load:\n{}", e.render())
+        });
+        let shown = loaded.show();
+        assert!(
+            shown.contains(&format!("game: \"{}\"", loaded.rules.game)),
+            "`{name}`: the shown rules do not name their game"
+        );
+        assert_eq!(
+            loaded.chain.first().map(String::as_str),
+            Some(*file),
+            "`{name}`: the chain starts at its own file"
+        );
+        insta::assert_snapshot!(*name, shown);
+    }
+}
