@@ -197,7 +197,11 @@ fn rules_cmd(common: &Common, action: RulesAction) -> Result<u8, Failure> {
                 )?;
                 list.push(
                     json!({ "name": name, "file": file, "title": loaded.rules.name,
-                    "players": format!("{}-{}", loaded.rules.players.0, loaded.rules.players.1),
+                    "players": if loaded.rules.players.0 == loaded.rules.players.1 {
+                        loaded.rules.players.0.to_string()
+                    } else {
+                        format!("{}-{}", loaded.rules.players.0, loaded.rules.players.1)
+                    },
                     "deals": loaded.rules.rounds.len() }),
                 );
             }
@@ -481,14 +485,25 @@ fn contract_cmd(
                 Some(l) => {
                     out!("contract {} can be met:", names.join(" + "));
                     for (c, cards) in &l.melds {
-                        out!(
-                            "  {c}: {}",
-                            cards
-                                .iter()
-                                .map(|x| x.pretty())
-                                .collect::<Vec<_>>()
-                                .join(" ")
+                        let v = meld::interpret(
+                            rules,
+                            &Query {
+                                cards: cards.clone(),
+                                kind: Some(c.kind),
+                                declared: vec![],
+                            },
                         );
+                        match v.interpretations.first() {
+                            Some(i) => out!("  {c}: {}", interp_text(i)),
+                            None => out!(
+                                "  {c}: {}",
+                                cards
+                                    .iter()
+                                    .map(|x| x.pretty())
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            ),
+                        }
                     }
                 }
                 None => out!(
