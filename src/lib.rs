@@ -1,7 +1,9 @@
+pub mod bots;
 pub mod card;
 pub mod contract;
 pub mod diag;
 pub mod disputes;
+pub mod game;
 pub mod meld;
 pub mod rng;
 pub mod rules;

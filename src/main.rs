@@ -79,6 +79,24 @@ enum Command {
         /// Each meld as one argument of space-separated cards.
         melds: Vec<String>,
     },
+    /// Play whole games with built-in players: one game's transcript, or a summary of many.
+    Play {
+        /// Seed of the first game (game i uses seed + i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Players at the table (default: the fewest the rules allow).
+        #[arg(long)]
+        players: Option<u8>,
+        /// Players by seat, cycled: greedy, random.
+        #[arg(long, default_value = "greedy", value_delimiter = ',')]
+        bots: Vec<String>,
+        /// Number of games; more than one prints a summary.
+        #[arg(long, default_value_t = 1)]
+        games: u64,
+        /// Games played in parallel.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+    },
     /// Points of cards left in a hand.
     Score {
         #[arg(required = true)]
@@ -157,6 +175,13 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             contract_cmd(&common, round, hand.as_deref(), &melds)
         }
         Command::Score { cards } => score_cmd(&common, &cards),
+        Command::Play {
+            seed,
+            players,
+            bots,
+            games,
+            jobs,
+        } => play_cmd(&common, seed, players, &bots, games, jobs),
     }
 }
 
@@ -596,4 +621,266 @@ fn score_cmd(common: &Common, args: &[String]) -> Result<u8, Failure> {
         out!("{total} points ({})", parts.join(", "));
     }
     Ok(0)
+}
+
+/// What many games add up to (kept small: memory does not grow with the number of games).
+#[derive(Default)]
+struct Summary {
+    games: u64,
+    /// Wins per side (a shared win counts for each winner).
+    wins: Vec<u64>,
+    totals: Vec<i64>,
+    hands: u64,
+    actions: u64,
+    went_out: u64,
+    stock_out: u64,
+    stalled: u64,
+}
+
+impl Summary {
+    fn add(&mut self, p: &push_rummy::bots::Played) {
+        use push_rummy::game::HandEnd;
+        let g = &p.game;
+        if self.wins.len() < g.totals.len() {
+            self.wins.resize(g.totals.len(), 0);
+            self.totals.resize(g.totals.len(), 0);
+        }
+        self.games += 1;
+        for &w in &g.winners {
+            self.wins[usize::from(w)] += 1;
+        }
+        for (t, x) in self.totals.iter_mut().zip(&g.totals) {
+            *t += x;
+        }
+        self.hands += g.results.len() as u64;
+        self.actions += p.actions.len() as u64;
+        for r in &g.results {
+            match r.end {
+                HandEnd::WentOut(_) => self.went_out += 1,
+                HandEnd::StockOut => self.stock_out += 1,
+                HandEnd::Stalled => self.stalled += 1,
+            }
+        }
+    }
+
+    fn merge(&mut self, o: Summary) {
+        if self.wins.len() < o.wins.len() {
+            self.wins.resize(o.wins.len(), 0);
+            self.totals.resize(o.totals.len(), 0);
+        }
+        self.games += o.games;
+        for (a, b) in self.wins.iter_mut().zip(o.wins) {
+            *a += b;
+        }
+        for (a, b) in self.totals.iter_mut().zip(o.totals) {
+            *a += b;
+        }
+        self.hands += o.hands;
+        self.actions += o.actions;
+        self.went_out += o.went_out;
+        self.stock_out += o.stock_out;
+        self.stalled += o.stalled;
+    }
+}
+
+fn play_cmd(
+    common: &Common,
+    seed: u64,
+    players: Option<u8>,
+    bots: &[String],
+    games: u64,
+    jobs: usize,
+) -> Result<u8, Failure> {
+    use push_rummy::bots::{self as b, Bot};
+    use push_rummy::game::Game;
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let loaded = load_rules(common, &common.rules)?;
+    let rules = std::sync::Arc::new(loaded.rules);
+    let players = players.unwrap_or(rules.players.0);
+    let bots: Vec<Bot> = bots
+        .iter()
+        .map(|n| {
+            Bot::parse(n.trim())
+                .ok_or_else(|| bad_input(format!("unknown bot `{n}`: the bots are greedy, random")))
+        })
+        .collect::<Result<_, _>>()?;
+    if bots.is_empty() {
+        return Err(bad_input("name at least one bot".into()));
+    }
+    let new_game = |s: u64| {
+        Game::new(rules.clone(), players, 0, s, vec![]).map_err(|e| bad_input(e.to_string()))
+    };
+    if games == 1 {
+        let p = b::play(new_game(seed)?, &bots, seed, cfg!(debug_assertions));
+        if common.json {
+            let actions: Vec<Value> = p
+                .actions
+                .iter()
+                .map(|(s, a)| json!({ "seat": s, "action": a.to_string() }))
+                .collect();
+            out!(
+                "{}",
+                pretty_json(
+                    &json!({ "rules": rules.game, "players": players, "seed": seed, "actions": actions,
+                    "events": p.events, "totals": p.game.totals, "winners": p.game.winners })
+                )
+            );
+        } else {
+            for e in &p.events {
+                out!("{}", event_text(e));
+            }
+            out!(
+                "totals {:?}; winner(s): {:?}",
+                p.game.totals,
+                p.game.winners
+            );
+        }
+        return Ok(0);
+    }
+    // Validate the setup once before spreading out.
+    new_game(seed)?;
+    let jobs = jobs.clamp(1, 64);
+    let done = AtomicU64::new(0);
+    let show_progress = std::io::stderr().is_terminal() && games >= 100;
+    let summary = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs as u64)
+            .map(|j| {
+                let (rules, bots, done) = (&rules, &bots, &done);
+                scope.spawn(move || {
+                    let mut s = Summary::default();
+                    let mut k = j;
+                    while k < games {
+                        let g = Game::new(
+                            rules.clone(),
+                            players,
+                            (k % u64::from(players)) as u8,
+                            seed + k,
+                            vec![],
+                        )
+                        .expect("validated above");
+                        s.add(&b::play(g, bots, seed + k, false));
+                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        if show_progress && n % 100 == 0 {
+                            eprint!("\rplayed {n}/{games}");
+                        }
+                        k += jobs as u64;
+                    }
+                    s
+                })
+            })
+            .collect();
+        let mut total = Summary::default();
+        for h in handles {
+            total.merge(h.join().expect("a game thread does not panic"));
+        }
+        total
+    });
+    if show_progress {
+        eprintln!("\rplayed {games}/{games}");
+    }
+    let avg: Vec<f64> = summary
+        .totals
+        .iter()
+        .map(|t| *t as f64 / summary.games as f64)
+        .collect();
+    if common.json {
+        out!(
+            "{}",
+            pretty_json(
+                &json!({ "rules": rules.game, "players": players, "games": summary.games, "wins": summary.wins,
+                "average_totals": avg, "hands": summary.hands, "average_actions_per_hand": summary.actions as f64 / summary.hands.max(1) as f64,
+                "hand_ends": { "went_out": summary.went_out, "stock_out": summary.stock_out, "stalled": summary.stalled } })
+            )
+        );
+    } else {
+        out!(
+            "{} games of {} with {players} players ({})",
+            summary.games,
+            rules.name,
+            bots.iter().map(|b| b.name()).collect::<Vec<_>>().join(",")
+        );
+        for (side, w) in summary.wins.iter().enumerate() {
+            out!("  side {side}: {w} wins, average total {:.1}", avg[side]);
+        }
+        out!(
+            "  hands: {} ({:.1} actions each); went out {}, stock ran out {}, stalled {}",
+            summary.hands,
+            summary.actions as f64 / summary.hands.max(1) as f64,
+            summary.went_out,
+            summary.stock_out,
+            summary.stalled
+        );
+    }
+    Ok(0)
+}
+
+fn event_text(e: &push_rummy::game::Event) -> String {
+    use push_rummy::game::Event as E;
+    match e {
+        E::Dealt {
+            round,
+            dealer,
+            first,
+        } => format!("— deal {round}: seat {dealer} deals, seat {first} plays first"),
+        E::UpcardBuried { card } => format!("  upcard {card} is wild: buried"),
+        E::Upcard { card } => format!("  upcard {card}"),
+        E::TookDiscard { seat, card } => format!("  seat {seat} takes the discard {card}"),
+        E::Pushed {
+            seat,
+            to,
+            discard,
+            stock,
+            face_up,
+        } => format!(
+            "  seat {seat} pushes {}{} to seat {to}{}",
+            discard
+                .as_deref()
+                .map(|d| format!("{d} + "))
+                .unwrap_or_default(),
+            stock.join(" "),
+            if *face_up { "" } else { " (face down)" }
+        ),
+        E::Drew { seat, card } => format!("  seat {seat} draws {card}"),
+        E::Reshuffled { cards } => format!("  {cards} discards reshuffled into a new stock"),
+        E::Melded {
+            seat,
+            meld,
+            cards,
+            contract,
+        } => format!(
+            "  seat {seat} melds #{meld}: {}{}",
+            cards.join(" "),
+            if *contract { " (contract)" } else { "" }
+        ),
+        E::LaidOff {
+            seat,
+            meld,
+            cards,
+            joined,
+        } => format!(
+            "  seat {seat} lays off {} on #{meld}{}",
+            cards.join(" "),
+            joined
+                .map(|j| format!(", joining #{j}"))
+                .unwrap_or_default()
+        ),
+        E::Rescued {
+            seat,
+            meld,
+            natural,
+            wild,
+        } => format!("  seat {seat} rescues {wild} from #{meld} with {natural}"),
+        E::Discarded { seat, card } => format!("  seat {seat} discards {card}"),
+        E::TurnEnded { seat } => format!("  seat {seat} ends the turn without a discard"),
+        E::WentOut { seat } => format!("  seat {seat} goes out"),
+        E::HandEnded {
+            reason,
+            points,
+            totals,
+        } => format!("  hand over ({reason}): points {points:?}, totals {totals:?}"),
+        E::GameEnded { winners, totals } => {
+            format!("— game over: totals {totals:?}, winner(s) {winners:?}")
+        }
+    }
 }

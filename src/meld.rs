@@ -86,6 +86,16 @@ pub struct Role {
     pub natural: bool,
 }
 
+impl Role {
+    /// Whether a natural `card` is what this role stands for (for a rescue).
+    pub fn stands_for_matches(&self, card: Card) -> bool {
+        match self.stands_for {
+            Target::Card(c) => c == card,
+            Target::Rank(r) => card.rank() == Some(r),
+        }
+    }
+}
+
 /// One way to read the cards as a meld.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Interpretation {

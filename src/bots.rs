@@ -1,0 +1,321 @@
+//! Built-in players, for generating games in tests, fuzzing, benchmarks and examples.
+//!
+//! `greedy` meets its contract as early as it can, lays off, rescues, melds what else it can and
+//! discards its highest-scoring card; `random` picks uniformly among a sample of legal actions.
+//! Both only ever play actions that [`Game::apply`] accepts: they try them on a copy first.
+
+use crate::card::{Card, Counts};
+use crate::contract;
+use crate::disputes::reading as rd;
+use crate::game::{Action, Event, Game, MeldSpec, Stage};
+use crate::meld::{self, Interpretation, Query};
+use crate::rng::Rng;
+use crate::spec::{Component, MeldKind};
+
+/// A built-in player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bot {
+    Greedy,
+    Random,
+}
+
+impl Bot {
+    pub fn parse(s: &str) -> Option<Bot> {
+        match s {
+            "greedy" => Some(Bot::Greedy),
+            "random" => Some(Bot::Random),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Bot::Greedy => "greedy",
+            Bot::Random => "random",
+        }
+    }
+}
+
+/// The declarations that pin `interp` down, as the rules want them.
+fn declare(game: &Game, cards: &[Card], interp: &Interpretation) -> MeldSpec {
+    let never = game.rules.readings.wild_declaration == rd::WildDeclaration::Never;
+    let declared = if never {
+        Vec::new()
+    } else {
+        interp.wilds().map(|r| (r.card, r.stands_for)).collect()
+    };
+    MeldSpec {
+        cards: cards.to_vec(),
+        kind: Some(interp.kind),
+        declared,
+    }
+}
+
+fn legal(game: &Game, seat: u8, a: &Action) -> bool {
+    let mut g = game.clone();
+    g.apply(seat, a).is_ok()
+}
+
+/// Melds for `components` from `hand`, declared.
+fn melds_for(game: &Game, hand: &Counts, components: &[Component]) -> Option<Vec<MeldSpec>> {
+    let l = contract::laydown(&game.rules, components, hand)?;
+    let mut specs = Vec::new();
+    for (c, cards) in &l.melds {
+        let v = meld::interpret(
+            &game.rules,
+            &Query {
+                cards: cards.clone(),
+                kind: Some(c.kind),
+                declared: vec![],
+            },
+        );
+        let i = v.interpretations.first()?;
+        specs.push(declare(game, cards, i));
+    }
+    Some(specs)
+}
+
+/// Candidate lay-offs of one card onto each table meld, one per way of reading the result.
+fn lay_offs(game: &Game, seat: u8) -> Vec<Action> {
+    let hand = &game.deal.hands[usize::from(seat)];
+    let mut out = Vec::new();
+    for (card, _) in hand.iter() {
+        for (m, tm) in game.deal.table.iter().enumerate() {
+            let mut cards = tm.cards.clone();
+            cards.push(card);
+            let v = meld::interpret(
+                &game.rules,
+                &Query {
+                    cards,
+                    kind: tm.interps.first().map(|i| i.kind),
+                    declared: vec![],
+                },
+            );
+            for n in v
+                .interpretations
+                .iter()
+                .filter(|n| tm.interps.iter().any(|o| crate::game::extends(o, n)))
+            {
+                let declared = if game.rules.is_wild(card)
+                    && game.rules.readings.wild_declaration != rd::WildDeclaration::Never
+                {
+                    n.roles
+                        .iter()
+                        .filter(|r| r.card == card && !r.natural)
+                        .take(1)
+                        .map(|r| (r.card, r.stands_for))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let a = Action::LayOff {
+                    meld: m,
+                    cards: vec![card],
+                    declared,
+                    join: None,
+                };
+                if !out.contains(&a) {
+                    out.push(a);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Candidate rescues (only where the rescued wild may go to the hand).
+fn rescues(game: &Game, seat: u8) -> Vec<Action> {
+    if game.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn {
+        return Vec::new();
+    }
+    let hand = &game.deal.hands[usize::from(seat)];
+    let mut out = Vec::new();
+    for (m, tm) in game.deal.table.iter().enumerate() {
+        for i in &tm.interps {
+            for r in i.wilds() {
+                for (card, _) in hand.iter() {
+                    if !game.rules.is_wild(card) && r.stands_for_matches(card) {
+                        out.push(Action::Rescue {
+                            meld: m,
+                            natural: card,
+                            wild: r.card,
+                            then: None,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out.dedup();
+    out
+}
+
+fn discards(game: &Game, seat: u8) -> Vec<Action> {
+    let hand = &game.deal.hands[usize::from(seat)];
+    let mut v: Vec<Action> = hand.iter().map(|(c, _)| Action::Discard(c)).collect();
+    v.push(Action::EndTurn);
+    v
+}
+
+/// The next action of `bot` for the seat to play.
+pub fn choose(bot: Bot, game: &Game, rng: &mut Rng) -> Action {
+    let seat = game.turn();
+    match bot {
+        Bot::Greedy => greedy(game, seat),
+        Bot::Random => random(game, seat, rng),
+    }
+}
+
+fn greedy(game: &Game, seat: u8) -> Action {
+    let si = usize::from(seat);
+    let hand = &game.deal.hands[si];
+    let contract = &game.rules.rounds[game.round].contract;
+    if game.deal.stage == Stage::Draw {
+        let take = match game.deal.discard.last() {
+            Some(&top) if !game.deal.progress[si].done => {
+                let mut with = hand.clone();
+                with.add(top);
+                contract::laydown(&game.rules, contract, &with).is_some()
+                    && contract::laydown(&game.rules, contract, hand).is_none()
+            }
+            Some(&top) => game.rules.is_wild(top),
+            None => false,
+        };
+        if take && legal(game, seat, &Action::TakeDiscard) {
+            return Action::TakeDiscard;
+        }
+        if legal(game, seat, &Action::Push) {
+            return Action::Push;
+        }
+        return Action::TakeDiscard;
+    }
+    if !game.deal.progress[si].done {
+        if let Some(specs) = melds_for(game, hand, contract) {
+            let a = Action::Meld(specs);
+            if legal(game, seat, &a) {
+                return a;
+            }
+        }
+    } else {
+        for a in lay_offs(game, seat).into_iter().chain(rescues(game, seat)) {
+            if legal(game, seat, &a) {
+                return a;
+            }
+        }
+        for c in [
+            Component {
+                kind: MeldKind::Run,
+                size: game.rules.run_min,
+            },
+            Component {
+                kind: MeldKind::Set,
+                size: game.rules.set_min,
+            },
+        ] {
+            if let Some(specs) = melds_for(game, hand, &[c]) {
+                let a = Action::Meld(specs);
+                if legal(game, seat, &a) {
+                    return a;
+                }
+            }
+        }
+    }
+    // Discard the costliest card that is not wild; then anything allowed.
+    let mut by_points: Vec<Card> = hand.iter().map(|(c, _)| c).collect();
+    by_points.sort_by_key(|&c| {
+        (
+            game.rules.is_wild(c),
+            std::cmp::Reverse(game.rules.points(c)),
+        )
+    });
+    for c in by_points {
+        let a = Action::Discard(c);
+        if legal(game, seat, &a) {
+            return a;
+        }
+    }
+    Action::EndTurn
+}
+
+fn random(game: &Game, seat: u8, rng: &mut Rng) -> Action {
+    let si = usize::from(seat);
+    let mut cands: Vec<Action> = Vec::new();
+    if game.deal.stage == Stage::Draw {
+        cands.push(Action::TakeDiscard);
+        cands.push(Action::Push);
+    } else {
+        let hand = &game.deal.hands[si];
+        let contract = &game.rules.rounds[game.round].contract;
+        if !game.deal.progress[si].done {
+            if let Some(specs) = melds_for(game, hand, contract) {
+                cands.push(Action::Meld(specs));
+            }
+        } else {
+            cands.extend(lay_offs(game, seat));
+            cands.extend(rescues(game, seat));
+            for c in [
+                Component {
+                    kind: MeldKind::Run,
+                    size: game.rules.run_min,
+                },
+                Component {
+                    kind: MeldKind::Set,
+                    size: game.rules.set_min,
+                },
+            ] {
+                if let Some(specs) = melds_for(game, hand, &[c]) {
+                    cands.push(Action::Meld(specs));
+                }
+            }
+        }
+        cands.extend(discards(game, seat));
+    }
+    let legal_ones: Vec<Action> = cands.into_iter().filter(|a| legal(game, seat, a)).collect();
+    match legal_ones.len() {
+        0 => Action::EndTurn,
+        n => legal_ones[rng.below(n as u64) as usize].clone(),
+    }
+}
+
+/// The record of one game played by bots.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub game: Game,
+    pub actions: Vec<(u8, Action)>,
+    pub events: Vec<Event>,
+}
+
+/// Plays a whole game; `bots[seat % bots.len()]` plays each seat. Checks invariants after every
+/// action when `check` is set.
+///
+/// # Panics
+/// If a bot proposes an illegal action or the game does not end within a generous bound — both
+/// engine bugs, which tests are meant to find.
+pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
+    let mut rng = Rng::new(seed ^ 0x5EED);
+    let mut actions = Vec::new();
+    let mut events = Vec::new();
+    let bound = 200_000;
+    while !game.is_over() {
+        assert!(
+            actions.len() < bound,
+            "a game must end: stall-limit bounds every hand"
+        );
+        let seat = game.turn();
+        let bot = bots[usize::from(seat) % bots.len()];
+        let a = choose(bot, &game, &mut rng);
+        match game.apply(seat, &a) {
+            Ok(ev) => events.extend(ev),
+            Err(e) => panic!("bot {} proposed an illegal action {a:?}: {e}", bot.name()),
+        }
+        if check {
+            game.check_invariants();
+        }
+        actions.push((seat, a));
+    }
+    Played {
+        game,
+        actions,
+        events,
+    }
+}

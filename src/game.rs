@@ -1,0 +1,1534 @@
+//! The game engine: a whole game of any rule set, driven by the compiled [`Rules`] alone.
+//!
+//! [`Game::apply`] takes one [`Action`] by the seat to play and returns the [`Event`]s it caused, or
+//! an [`Illegal`] with a reason code; an illegal action leaves the game unchanged. The automatic
+//! steps (dealing, the upcard, the end of a hand, scoring, the next deal, the end of the game)
+//! happen inside `apply`. The engine does no I/O and uses only its own seeded [`Rng`].
+//!
+//! Seats are numbered clockwise from 0; "left" is the next seat (`+1`), turn order is clockwise.
+
+use crate::card::{Card, Counts, Rank, Suit};
+use crate::contract;
+use crate::disputes::reading as rd;
+use crate::meld::{self, Interpretation, Query, Target};
+use crate::rng::Rng;
+use crate::rules::{Direction, Rules, WhenEmpty};
+use crate::spec::{Component, MeldKind};
+use serde::Serialize;
+use std::fmt;
+use std::sync::Arc;
+
+/// A meld as a player puts it down: cards, optionally its kind, and declared meanings of wilds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MeldSpec {
+    pub cards: Vec<Card>,
+    pub kind: Option<MeldKind>,
+    pub declared: Vec<(Card, Target)>,
+}
+
+impl MeldSpec {
+    fn query(&self) -> Query {
+        Query {
+            cards: self.cards.clone(),
+            kind: self.kind,
+            declared: self.declared.clone(),
+        }
+    }
+}
+
+/// What the player to move may do.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Take the top card of the discard pile (the draw).
+    TakeDiscard,
+    /// Push the top discard and stock card(s) to the neighbour, then (per `pusher-draws`) draw.
+    Push,
+    /// A plain draw from the stock. No source's rules allow it (001's worked example does it);
+    /// it exists so that a scenario can say so and be told why not.
+    DrawStock,
+    /// Put one or more new melds on the table (the contract laydown, or later melds).
+    Meld(Vec<MeldSpec>),
+    /// Add cards to a meld on the table (`join`: also to a second run, joining the two).
+    LayOff {
+        meld: usize,
+        cards: Vec<Card>,
+        declared: Vec<(Card, Target)>,
+        join: Option<usize>,
+    },
+    /// Replace the wild `wild` in a table meld with the natural card it stands for; the wild goes
+    /// to the hand, and `then` (a meld or lay-off using it) follows in the same action.
+    Rescue {
+        meld: usize,
+        natural: Card,
+        wild: Card,
+        then: Option<Box<Action>>,
+    },
+    /// End the turn by discarding.
+    Discard(Card),
+    /// End the turn without a discard: only when no card may be discarded.
+    EndTurn,
+}
+
+fn cards_text(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(Card::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn decl_text(d: &[(Card, Target)]) -> String {
+    d.iter().map(|(c, t)| format!(" {c}={t}")).collect()
+}
+
+fn spec_text(m: &MeldSpec) -> String {
+    let kind = m.kind.map(|k| format!("{} ", k.name())).unwrap_or_default();
+    format!("{kind}[{}{}]", cards_text(&m.cards), decl_text(&m.declared))
+}
+
+/// The canonical one-line form of an action: `push`, `meld set [7S 7H JK JK=7]`, `discard 9H`.
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::TakeDiscard => f.write_str("take-discard"),
+            Action::Push => f.write_str("push"),
+            Action::DrawStock => f.write_str("draw-stock"),
+            Action::Meld(specs) => {
+                let v: Vec<String> = specs.iter().map(spec_text).collect();
+                write!(f, "meld {}", v.join(" "))
+            }
+            Action::LayOff {
+                meld,
+                cards,
+                declared,
+                join,
+            } => {
+                write!(
+                    f,
+                    "lay-off {meld} [{}{}]",
+                    cards_text(cards),
+                    decl_text(declared)
+                )?;
+                if let Some(j) = join {
+                    write!(f, " join {j}")?;
+                }
+                Ok(())
+            }
+            Action::Rescue {
+                meld,
+                natural,
+                wild,
+                then,
+            } => {
+                write!(f, "rescue {meld} {natural} for {wild}")?;
+                if let Some(t) = then {
+                    write!(f, " then {t}")?;
+                }
+                Ok(())
+            }
+            Action::Discard(c) => write!(f, "discard {c}"),
+            Action::EndTurn => f.write_str("end-turn"),
+        }
+    }
+}
+
+/// Why an action was refused. The code is stable; the message is for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Illegal {
+    pub code: Reason,
+    pub message: String,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.code(), self.message)
+    }
+}
+
+impl std::error::Error for Illegal {}
+
+macro_rules! reasons {
+    ($($name:ident = $code:literal: $doc:literal,)*) => {
+        /// Rejection reason codes (stable, kebab-case).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Reason { $(#[doc = $doc] $name,)* }
+        impl Reason {
+            pub const ALL: &'static [Reason] = &[$(Reason::$name,)*];
+            pub fn code(self) -> &'static str { match self { $(Reason::$name => $code,)* } }
+            pub fn doc(self) -> &'static str { match self { $(Reason::$name => $doc,)* } }
+            pub fn from_code(s: &str) -> Option<Reason> { Reason::ALL.iter().copied().find(|r| r.code() == s) }
+        }
+    };
+}
+
+reasons! {
+    GameOver = "game-over": "the game has ended",
+    NotYourTurn = "not-your-turn": "another seat is to play",
+    MustDrawFirst = "must-draw-first": "a turn starts with a draw: take the discard or push",
+    AlreadyDrew = "already-drew": "the draw was already made this turn",
+    NoPlainDraw = "no-plain-draw": "there is no plain draw from the stock: take the discard or push",
+    DiscardPileEmpty = "discard-pile-empty": "there is no discard to take or push",
+    PushNotAllowed = "push-not-allowed": "the stock is too small to push (push-with-one-stock-card)",
+    CardNotInHand = "card-not-in-hand": "the player does not hold that card",
+    InvalidMeld = "invalid-meld": "the cards form no legal meld",
+    AmbiguousWild = "ambiguous-wild": "the meld can mean more than one thing; declare the wilds (wild-declaration)",
+    DeclarationRequired = "declaration-required": "every wild must be declared (wild-declaration=always)",
+    DeclarationNotAllowed = "declaration-not-allowed": "wilds are not declared under wild-declaration=never",
+    ContractNotMet = "contract-not-met": "the melds do not meet this deal's contract",
+    ContractFirst = "contract-first": "no melding, lay-off or rescue before one's own contract",
+    NextTurnOnly = "next-turn-only": "after the contract, more melds wait until the next turn (contract-turn-extras)",
+    SameRankSet = "same-rank-set": "a player may not have two sets of one rank (same-rank-sets=forbidden)",
+    NoSuchMeld = "no-such-meld": "no meld on the table has that number",
+    InvalidLayOff = "invalid-lay-off": "the cards do not extend that meld",
+    JoinNotAllowed = "join-not-allowed": "runs may not be joined (run-join-split=never)",
+    RescueNotAllowed = "rescue-not-allowed": "rescue is not allowed now (rescue-timing)",
+    RescueNoMatch = "rescue-no-match": "no wild in that meld stands for that natural card",
+    RescueFrozen = "rescue-frozen": "that 2 can never be rescued (frozen-two)",
+    RescuedWildNotMelded = "rescued-wild-not-melded": "the rescued wild must be melded at once (rescued-wild-fate=meld-same-turn)",
+    DiscardNotAllowed = "discard-not-allowed": "that card may not be discarded (discard-restrictions, discard.wilds)",
+    MustDiscard = "must-discard": "a card can be discarded, so the turn must end with a discard",
+    GoingOutByDiscardOnly = "going-out-by-discard-only": "a player goes out only by discarding (going-out=discard-only)",
+}
+
+/// Something that happened, in order. Hidden information is not hidden here: observations filter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    Dealt {
+        round: usize,
+        dealer: u8,
+        first: u8,
+    },
+    UpcardBuried {
+        card: String,
+    },
+    Upcard {
+        card: String,
+    },
+    TookDiscard {
+        seat: u8,
+        card: String,
+    },
+    Pushed {
+        seat: u8,
+        to: u8,
+        discard: Option<String>,
+        stock: Vec<String>,
+        face_up: bool,
+    },
+    Drew {
+        seat: u8,
+        card: String,
+    },
+    Reshuffled {
+        cards: usize,
+    },
+    Melded {
+        seat: u8,
+        meld: usize,
+        cards: Vec<String>,
+        contract: bool,
+    },
+    LaidOff {
+        seat: u8,
+        meld: usize,
+        cards: Vec<String>,
+        joined: Option<usize>,
+    },
+    Rescued {
+        seat: u8,
+        meld: usize,
+        natural: String,
+        wild: String,
+    },
+    Discarded {
+        seat: u8,
+        card: String,
+    },
+    TurnEnded {
+        seat: u8,
+    },
+    WentOut {
+        seat: u8,
+    },
+    HandEnded {
+        reason: String,
+        points: Vec<u32>,
+        totals: Vec<i64>,
+    },
+    GameEnded {
+        winners: Vec<u8>,
+        totals: Vec<i64>,
+    },
+}
+
+/// A meld on the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableMeld {
+    pub owner: u8,
+    pub cards: Vec<Card>,
+    /// Every interpretation still possible: exactly one unless wilds float (`wild-declaration=never`).
+    pub interps: Vec<Interpretation>,
+}
+
+/// Where a turn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Draw,
+    Play,
+    /// The game has ended.
+    Over,
+}
+
+/// How a hand ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HandEnd {
+    WentOut(u8),
+    StockOut,
+    Stalled,
+}
+
+/// One finished hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandResult {
+    pub end: HandEnd,
+    /// Points scored by each side this hand.
+    pub points: Vec<u32>,
+}
+
+/// Per-seat contract progress.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub done: bool,
+    /// Components already down (piecemeal).
+    pub filled: Vec<bool>,
+}
+
+/// The state of one deal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    /// The stock; its top is the last element.
+    pub stock: Vec<Card>,
+    /// The discard pile; its top is the last element.
+    pub discard: Vec<Card>,
+    pub hands: Vec<Counts>,
+    pub table: Vec<TableMeld>,
+    pub progress: Vec<Progress>,
+    pub turn: u8,
+    pub stage: Stage,
+    /// The card taken from the discard pile this turn.
+    pub taken: Option<Card>,
+    /// The contract went down this turn.
+    pub contract_turn: bool,
+    /// A card reached the table this turn.
+    pub table_progress: bool,
+    /// Turns in a row in which no card reached the table.
+    pub stall: u32,
+    /// The last push: (from, to, stock cards pushed, visible to all).
+    pub last_push: Option<(u8, u8, Vec<Card>, bool)>,
+}
+
+/// A whole game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub rules: Arc<Rules>,
+    pub players: u8,
+    /// Side of each seat (partners share a side).
+    pub side_of: Vec<u8>,
+    pub sides: u8,
+    pub round: usize,
+    pub dealer: u8,
+    /// Cumulative score per side.
+    pub totals: Vec<i64>,
+    pub results: Vec<HandResult>,
+    pub deal: Deal,
+    pub rng: Rng,
+    pub winners: Vec<u8>,
+    /// Explicit pack orders for the coming deals (first card = top), used before the generator.
+    pub decks: Vec<Vec<Card>>,
+}
+
+/// Why a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+fn illegal(code: Reason, message: impl Into<String>) -> Illegal {
+    Illegal {
+        code,
+        message: message.into(),
+    }
+}
+
+/// The pack for `players`, in canonical order (deck by deck, suits S H D C, ranks A…K, then jokers).
+pub fn pack(rules: &Rules, players: u8) -> Vec<Card> {
+    let (decks, jokers) = rules.pack(players);
+    let mut v = Vec::with_capacity(rules.pack_size(players));
+    for _ in 0..decks {
+        for s in Suit::ALL {
+            for r in Rank::ALL {
+                v.push(Card::new(r, s));
+            }
+        }
+    }
+    v.extend(std::iter::repeat_n(Card::JOKER, usize::from(jokers)));
+    v
+}
+
+impl Game {
+    /// A new game: `dealer` deals the first hand from a pack shuffled by `seed` (or from
+    /// `decks[0]` when given: an explicit order, first card on top).
+    ///
+    /// # Errors
+    /// A player count the rules do not allow, a dealer not at the table, or an explicit pack that is
+    /// not this game's pack.
+    pub fn new(
+        rules: Arc<Rules>,
+        players: u8,
+        dealer: u8,
+        seed: u64,
+        decks: Vec<Vec<Card>>,
+    ) -> Result<Game, SetupError> {
+        if players < rules.players.0 || players > rules.players.1 {
+            return Err(SetupError(format!(
+                "{} is played by {} to {} players, not {players}",
+                rules.name, rules.players.0, rules.players.1
+            )));
+        }
+        if dealer >= players {
+            return Err(SetupError(format!(
+                "dealer {dealer} is not a seat of {players} players (0 to {})",
+                players - 1
+            )));
+        }
+        let partnered =
+            rules.readings.six_ten_partnerships == rd::SixTenPartnerships::Across && players == 4;
+        let side_of: Vec<u8> = (0..players)
+            .map(|s| if partnered { s % 2 } else { s })
+            .collect();
+        let sides = if partnered { 2 } else { players };
+        let want = Counts::from_cards(&pack(&rules, players));
+        for (i, d) in decks.iter().enumerate() {
+            if Counts::from_cards(d) != want {
+                return Err(SetupError(format!(
+                    "deck {} is not this game's pack of {} cards for {players} players",
+                    i + 1,
+                    want.len()
+                )));
+            }
+        }
+        let mut g = Game {
+            rules,
+            players,
+            side_of,
+            sides,
+            round: 0,
+            dealer,
+            totals: vec![0; usize::from(sides)],
+            results: Vec::new(),
+            deal: Deal {
+                stock: Vec::new(),
+                discard: Vec::new(),
+                hands: Vec::new(),
+                table: Vec::new(),
+                progress: Vec::new(),
+                turn: 0,
+                stage: Stage::Draw,
+                taken: None,
+                contract_turn: false,
+                table_progress: false,
+                stall: 0,
+                last_push: None,
+            },
+            rng: Rng::new(seed),
+            winners: Vec::new(),
+            decks,
+        };
+        let mut events = Vec::new();
+        g.start_deal(&mut events);
+        Ok(g)
+    }
+
+    /// The seat to play.
+    pub fn turn(&self) -> u8 {
+        self.deal.turn
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.deal.stage == Stage::Over
+    }
+
+    fn seat_after(&self, s: u8) -> u8 {
+        (s + 1) % self.players
+    }
+
+    fn seat_before(&self, s: u8) -> u8 {
+        (s + self.players - 1) % self.players
+    }
+
+    fn first_player(&self) -> u8 {
+        match self.rules.readings.six_ten_first_player {
+            rd::SixTenFirstPlayer::DealerLeft => self.seat_after(self.dealer),
+            rd::SixTenFirstPlayer::DealerRight => self.seat_before(self.dealer),
+        }
+    }
+
+    fn start_deal(&mut self, events: &mut Vec<Event>) {
+        let mut order = if self.decks.is_empty() {
+            let mut p = pack(&self.rules, self.players);
+            self.rng.shuffle(&mut p);
+            p
+        } else {
+            self.decks.remove(0)
+        };
+        // `order[0]` is the top: keep the stock with its top last.
+        order.reverse();
+        let n = usize::from(self.players);
+        let mut hands = vec![Counts::new(); n];
+        let first = self.first_player();
+        let deal = usize::from(self.rules.rounds[self.round].deal);
+        for _ in 0..deal {
+            for k in 0..n {
+                let seat = (usize::from(first) + k) % n;
+                let card = order.pop().expect("compile checked the deal fits the pack");
+                hands[seat].add(card);
+            }
+        }
+        self.deal = Deal {
+            stock: order,
+            discard: Vec::new(),
+            hands,
+            table: Vec::new(),
+            progress: vec![
+                Progress {
+                    done: false,
+                    filled: vec![false; self.rules.rounds[self.round].contract.len()]
+                };
+                n
+            ],
+            turn: first,
+            stage: Stage::Draw,
+            taken: None,
+            contract_turn: false,
+            table_progress: false,
+            stall: 0,
+            last_push: None,
+        };
+        events.push(Event::Dealt {
+            round: self.round + 1,
+            dealer: self.dealer,
+            first,
+        });
+        self.turn_upcard(events);
+    }
+
+    fn turn_upcard(&mut self, events: &mut Vec<Event>) {
+        let bury = self.rules.readings.upcard_wild == rd::UpcardWild::Bury;
+        // At most one look per stock card: a stock of nothing but wilds lets the last one stand.
+        for _ in 0..self.deal.stock.len() {
+            let Some(card) = self.deal.stock.pop() else {
+                return;
+            };
+            if bury
+                && self.rules.is_wild(card)
+                && self.deal.stock.iter().any(|c| !self.rules.is_wild(*c))
+            {
+                events.push(Event::UpcardBuried {
+                    card: card.to_string(),
+                });
+                match self.rules.readings.bury_position {
+                    rd::BuryPosition::Bottom => self.deal.stock.insert(0, card),
+                    rd::BuryPosition::Middle => {
+                        // floor(n/2) cards stay above it, counted from the top.
+                        let n = self.deal.stock.len();
+                        self.deal.stock.insert(n - n / 2, card);
+                    }
+                    rd::BuryPosition::Reshuffle => {
+                        self.deal.stock.push(card);
+                        self.rng.shuffle(&mut self.deal.stock);
+                    }
+                }
+                continue;
+            }
+            self.deal.discard.push(card);
+            events.push(Event::Upcard {
+                card: card.to_string(),
+            });
+            return;
+        }
+    }
+
+    /// Applies `action` by `seat`.
+    ///
+    /// # Errors
+    /// The action is not legal now; the game is unchanged.
+    pub fn apply(&mut self, seat: u8, action: &Action) -> Result<Vec<Event>, Illegal> {
+        if self.is_over() {
+            return Err(illegal(Reason::GameOver, "the game is over"));
+        }
+        if seat != self.deal.turn {
+            return Err(illegal(
+                Reason::NotYourTurn,
+                format!("seat {} is to play, not seat {seat}", self.deal.turn),
+            ));
+        }
+        let mut next = self.clone();
+        let mut events = Vec::new();
+        next.act(seat, action, &mut events)?;
+        *self = next;
+        #[cfg(debug_assertions)]
+        self.check_invariants();
+        Ok(events)
+    }
+
+    fn act(&mut self, seat: u8, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        match action {
+            Action::DrawStock => Err(illegal(
+                Reason::NoPlainDraw,
+                "there is no plain draw from the stock: a turn starts by taking the discard or pushing",
+            )),
+            Action::TakeDiscard | Action::Push if self.deal.stage != Stage::Draw => Err(illegal(
+                Reason::AlreadyDrew,
+                "the draw was already made this turn",
+            )),
+            Action::TakeDiscard => self.take_discard(seat, events),
+            Action::Push => self.push(seat, events),
+            _ if self.deal.stage == Stage::Draw => Err(illegal(
+                Reason::MustDrawFirst,
+                "a turn starts with a draw: take the discard or push",
+            )),
+            Action::Meld(specs) => self.meld(seat, specs, None, events),
+            Action::LayOff {
+                meld,
+                cards,
+                declared,
+                join,
+            } => self.lay_off(seat, *meld, cards, declared, *join, None, events),
+            Action::Rescue {
+                meld,
+                natural,
+                wild,
+                then,
+            } => self.rescue(seat, *meld, *natural, *wild, then.as_deref(), events),
+            Action::Discard(card) => self.discard(seat, *card, events),
+            Action::EndTurn => {
+                if !self.discardable(seat).is_empty() {
+                    return Err(illegal(
+                        Reason::MustDiscard,
+                        "a card can be discarded: the turn ends with a discard",
+                    ));
+                }
+                if self.rules.readings.no_legal_discard
+                    == rd::NoLegalDiscard::RelaxTakenCardThenTwos
+                    && !self.relaxed_discardable(seat).is_empty()
+                {
+                    return Err(illegal(
+                        Reason::MustDiscard,
+                        "with no ordinary discard, the taken card and then twos become discardable (no-legal-discard)",
+                    ));
+                }
+                events.push(Event::TurnEnded { seat });
+                self.end_turn(events);
+                Ok(())
+            }
+        }
+    }
+
+    fn take_discard(&mut self, seat: u8, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        let Some(card) = self.deal.discard.pop() else {
+            return Err(illegal(
+                Reason::DiscardPileEmpty,
+                "the discard pile is empty",
+            ));
+        };
+        self.deal.hands[usize::from(seat)].add(card);
+        self.deal.taken = Some(card);
+        self.deal.stage = Stage::Play;
+        events.push(Event::TookDiscard {
+            seat,
+            card: card.to_string(),
+        });
+        Ok(())
+    }
+
+    /// Shuffles the discard pile but its top into a new stock (house rule `reshuffle-discards`).
+    fn reshuffle(&mut self, events: &mut Vec<Event>) -> bool {
+        if self.rules.when_empty != WhenEmpty::ReshuffleDiscards || self.deal.discard.len() < 2 {
+            return false;
+        }
+        let top = self.deal.discard.pop().expect("two or more");
+        let mut rest = std::mem::take(&mut self.deal.discard);
+        self.rng.shuffle(&mut rest);
+        let n = rest.len();
+        rest.extend(std::mem::take(&mut self.deal.stock));
+        self.deal.stock = rest;
+        self.deal.discard.push(top);
+        events.push(Event::Reshuffled { cards: n });
+        true
+    }
+
+    fn push(&mut self, seat: u8, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        let need = usize::from(self.rules.push_stock_cards);
+        let draws = self.rules.readings.pusher_draws == rd::PusherDraws::Yes;
+        if self.deal.stock.len() < need + usize::from(draws) {
+            self.reshuffle(events);
+        }
+        let forbidden =
+            self.rules.readings.push_with_one_stock_card == rd::PushWithOneStockCard::Forbidden;
+        let stock = self.deal.stock.len();
+        if self.deal.discard.is_empty() && stock < need {
+            // Neither a discard to take nor enough stock to push: the hand ends (unsourced: this
+            // arises only after a turn ended without a discard).
+            self.end_hand(HandEnd::StockOut, events);
+            return Ok(());
+        }
+        if forbidden && stock < need + usize::from(draws) && self.deal.discard.is_empty() {
+            // The discard cannot be taken either: nobody can draw, the hand ends.
+            self.end_hand(HandEnd::StockOut, events);
+            return Ok(());
+        }
+        if forbidden && stock < need + usize::from(draws) {
+            return Err(illegal(
+                Reason::PushNotAllowed,
+                format!(
+                    "the stock holds {stock} card(s): the player must take the discard (push-with-one-stock-card=forbidden)"
+                ),
+            ));
+        }
+        if stock < need {
+            if stock == 0 {
+                // The player wants to draw from an empty stock: the hand ends.
+                self.end_hand(HandEnd::StockOut, events);
+                return Ok(());
+            }
+            return Err(illegal(
+                Reason::PushNotAllowed,
+                format!("a push needs {need} stock card(s); the stock holds {stock}"),
+            ));
+        }
+        let to = match self.rules.push_to {
+            Direction::Left => self.seat_after(seat),
+            Direction::Right => self.seat_before(seat),
+        };
+        // With an empty discard pile (after a turn ended without a discard) only stock cards go.
+        let top = self.deal.discard.pop();
+        let mut pushed = Vec::with_capacity(need);
+        for _ in 0..need {
+            pushed.push(self.deal.stock.pop().expect("checked above"));
+        }
+        let face_up = self.rules.readings.push_card_visibility == rd::PushCardVisibility::FaceUp;
+        let hand = &mut self.deal.hands[usize::from(to)];
+        if let Some(t) = top {
+            hand.add(t);
+        }
+        for &c in &pushed {
+            hand.add(c);
+        }
+        events.push(Event::Pushed {
+            seat,
+            to,
+            discard: top.map(|t| t.to_string()),
+            stock: pushed.iter().map(Card::to_string).collect(),
+            face_up,
+        });
+        self.deal.last_push = Some((seat, to, pushed, face_up));
+        self.deal.stage = Stage::Play;
+        if draws {
+            if self.deal.stock.is_empty() && !self.reshuffle(events) {
+                self.end_hand(HandEnd::StockOut, events);
+                return Ok(());
+            }
+            let card = self.deal.stock.pop().expect("checked above");
+            self.deal.hands[usize::from(seat)].add(card);
+            events.push(Event::Drew {
+                seat,
+                card: card.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks the declaration rule and returns the interpretations a new meld keeps.
+    fn declared_interps(&self, spec: &MeldSpec) -> Result<Vec<Interpretation>, Illegal> {
+        let r = &self.rules;
+        let v = meld::interpret(r, &spec.query());
+        if !v.is_valid() {
+            return Err(illegal(
+                Reason::InvalidMeld,
+                format!("{} is not a meld: {}", pretty(&spec.cards), v.reason),
+            ));
+        }
+        self.declaration_policy(&spec.cards, spec.kind, &spec.declared, v.interpretations)
+    }
+
+    fn declaration_policy(
+        &self,
+        cards: &[Card],
+        kind: Option<MeldKind>,
+        declared: &[(Card, Target)],
+        interps: Vec<Interpretation>,
+    ) -> Result<Vec<Interpretation>, Illegal> {
+        match self.rules.readings.wild_declaration {
+            rd::WildDeclaration::Never => {
+                if !declared.is_empty() {
+                    return Err(illegal(
+                        Reason::DeclarationNotAllowed,
+                        "wilds are not declared: they float until rescued (wild-declaration=never)",
+                    ));
+                }
+                Ok(interps)
+            }
+            rd::WildDeclaration::Always => {
+                let wilds = cards.iter().filter(|c| self.rules.is_wild(**c)).count();
+                if wilds > 0 && (kind.is_none() || declared.len() < wilds) {
+                    return Err(illegal(
+                        Reason::DeclarationRequired,
+                        format!(
+                            "state the kind of meld and what each of the {wilds} wild card(s) stands for (wild-declaration=always)"
+                        ),
+                    ));
+                }
+                single(interps)
+            }
+            rd::WildDeclaration::WhenAmbiguous => single(interps),
+        }
+    }
+
+    fn take_cards(&mut self, seat: u8, cards: &[Card]) -> Result<(), Illegal> {
+        let need = Counts::from_cards(cards);
+        if !self.deal.hands[usize::from(seat)].remove_all(&need) {
+            let hand = &self.deal.hands[usize::from(seat)];
+            let missing = need
+                .iter()
+                .find(|(c, k)| hand.count(*c) < *k)
+                .map(|(c, _)| c);
+            return Err(illegal(
+                Reason::CardNotInHand,
+                format!(
+                    "seat {seat} does not hold {}",
+                    missing.map_or("those cards".into(), |c| c.pretty())
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// May `seat` put cards on the table now (beyond the contract laydown itself)?
+    fn may_play_freely(&self, seat: u8, what: &str) -> Result<(), Illegal> {
+        if !self.deal.progress[usize::from(seat)].done {
+            return Err(illegal(
+                Reason::ContractFirst,
+                format!("seat {seat} has not met the contract: no {what} before it"),
+            ));
+        }
+        if self.deal.contract_turn
+            && self.rules.readings.contract_turn_extras == rd::ContractTurnExtras::NextTurn
+        {
+            return Err(illegal(
+                Reason::NextTurnOnly,
+                format!(
+                    "the contract went down this turn: {what} waits for the next turn (contract-turn-extras=next-turn)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_same_rank(&self, seat: u8, new: &[Vec<Interpretation>]) -> Result<(), Illegal> {
+        if self.rules.readings.same_rank_sets != rd::SameRankSets::Forbidden {
+            return Ok(());
+        }
+        let mut seen = [false; 14];
+        let own = self
+            .deal
+            .table
+            .iter()
+            .filter(|m| m.owner == seat)
+            .map(|m| &m.interps);
+        for interps in own.chain(new.iter()) {
+            if let Some(i) = interps.first().filter(|i| i.kind == MeldKind::Set) {
+                let r = usize::from(i.rank.expect("sets have a rank").number());
+                if seen[r] {
+                    return Err(illegal(
+                        Reason::SameRankSet,
+                        format!(
+                            "seat {seat} already has a set of {}s (same-rank-sets=forbidden)",
+                            Rank::from_number(r as u8).map_or("?", Rank::name)
+                        ),
+                    ));
+                }
+                seen[r] = true;
+            }
+        }
+        Ok(())
+    }
+
+    fn meld(
+        &mut self,
+        seat: u8,
+        specs: &[MeldSpec],
+        must_use: Option<Card>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Illegal> {
+        if specs.is_empty() {
+            return Err(illegal(Reason::InvalidMeld, "no meld given"));
+        }
+        let all: Vec<Card> = specs.iter().flat_map(|s| s.cards.iter().copied()).collect();
+        if let Some(w) = must_use
+            && !all.contains(&w)
+        {
+            return Err(illegal(
+                Reason::RescuedWildNotMelded,
+                format!("the rescued {} must be in the meld", w.pretty()),
+            ));
+        }
+        self.take_cards(seat, &all)?;
+        let mut interps = Vec::with_capacity(specs.len());
+        for s in specs {
+            interps.push(self.declared_interps(s)?);
+        }
+        let si = usize::from(seat);
+        let contract = self.rules.rounds[self.round].contract.clone();
+        let mut contract_melds = vec![false; specs.len()];
+        if !self.deal.progress[si].done {
+            match self.rules.readings.contract_in_one_turn {
+                rd::ContractInOneTurn::Required => {
+                    let queries: Vec<Query> = specs.iter().map(MeldSpec::query).collect();
+                    let c = contract::check(&self.rules, &contract, &queries);
+                    if !c.satisfied {
+                        return Err(illegal(Reason::ContractNotMet, c.reason));
+                    }
+                    for (i, a) in c.assignment.iter().enumerate() {
+                        contract_melds[i] = a.is_some();
+                    }
+                    self.deal.progress[si].done = true;
+                }
+                rd::ContractInOneTurn::Piecemeal => {
+                    for (i, s) in specs.iter().enumerate() {
+                        let slot = (0..contract.len()).find(|&j| {
+                            !self.deal.progress[si].filled[j]
+                                && fits(&self.rules, contract[j], s.cards.len())
+                                && interps[i].iter().any(|x| x.kind == contract[j].kind)
+                        });
+                        match slot {
+                            Some(j) => {
+                                self.deal.progress[si].filled[j] = true;
+                                interps[i].retain(|x| x.kind == contract[j].kind);
+                                contract_melds[i] = true;
+                            }
+                            None => {
+                                return Err(illegal(
+                                    Reason::ContractNotMet,
+                                    format!(
+                                        "{} fills no part of the contract still open",
+                                        pretty(&s.cards)
+                                    ),
+                                ));
+                            }
+                        }
+                    }
+                    self.deal.progress[si].done = self.deal.progress[si].filled.iter().all(|f| *f);
+                }
+            }
+            self.deal.contract_turn = true;
+        } else {
+            self.may_play_freely(seat, "new meld")?;
+        }
+        self.check_same_rank(seat, &interps)?;
+        for ((s, i), c) in specs.iter().zip(interps).zip(contract_melds) {
+            let mut cards = s.cards.clone();
+            cards.sort();
+            self.deal.table.push(TableMeld {
+                owner: seat,
+                cards: cards.clone(),
+                interps: i,
+            });
+            events.push(Event::Melded {
+                seat,
+                meld: self.deal.table.len() - 1,
+                cards: cards.iter().map(Card::to_string).collect(),
+                contract: c,
+            });
+        }
+        self.deal.table_progress = true;
+        self.after_table_play(seat, events)
+    }
+
+    /// Going out by melding: allowed or not, and the hand ends.
+    fn after_table_play(&mut self, seat: u8, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        if self.deal.hands[usize::from(seat)].is_empty() {
+            if self.rules.readings.going_out == rd::GoingOut::DiscardOnly {
+                return Err(illegal(
+                    Reason::GoingOutByDiscardOnly,
+                    "keep a card to discard: a player goes out only by discarding (going-out=discard-only)",
+                ));
+            }
+            events.push(Event::WentOut { seat });
+            self.end_hand(HandEnd::WentOut(seat), events);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lay_off(
+        &mut self,
+        seat: u8,
+        target: usize,
+        cards: &[Card],
+        declared: &[(Card, Target)],
+        join: Option<usize>,
+        must_use: Option<Card>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Illegal> {
+        self.may_play_freely(seat, "lay-off")?;
+        if let Some(w) = must_use
+            && !cards.contains(&w)
+        {
+            return Err(illegal(
+                Reason::RescuedWildNotMelded,
+                format!("the rescued {} must be laid off", w.pretty()),
+            ));
+        }
+        if target >= self.deal.table.len() {
+            return Err(illegal(
+                Reason::NoSuchMeld,
+                format!("there is no meld {target} on the table"),
+            ));
+        }
+        if cards.is_empty() {
+            return Err(illegal(Reason::InvalidLayOff, "no card to lay off"));
+        }
+        self.take_cards(seat, cards)?;
+        let old = self.deal.table[target].clone();
+        let mut combined = old.cards.clone();
+        combined.extend_from_slice(cards);
+        let mut bases: Vec<&[Interpretation]> = vec![&old.interps];
+        let other = match join {
+            None => None,
+            Some(j) => {
+                if self.rules.readings.run_join_split != rd::RunJoinSplit::JoinAllowed {
+                    return Err(illegal(
+                        Reason::JoinNotAllowed,
+                        "runs are only extended, never joined (run-join-split=never)",
+                    ));
+                }
+                if j >= self.deal.table.len() || j == target {
+                    return Err(illegal(
+                        Reason::NoSuchMeld,
+                        format!("there is no other meld {j} to join"),
+                    ));
+                }
+                Some(self.deal.table[j].clone())
+            }
+        };
+        if let Some(o) = &other {
+            combined.extend_from_slice(&o.cards);
+            bases.push(&o.interps);
+        }
+        let v = meld::interpret(
+            &self.rules,
+            &Query {
+                cards: combined.clone(),
+                kind: old.interps.first().map(|i| i.kind),
+                declared: declared.to_vec(),
+            },
+        );
+        let keep: Vec<Interpretation> = v
+            .interpretations
+            .into_iter()
+            .filter(|n| bases.iter().all(|b| b.iter().any(|o| extends(o, n))))
+            .collect();
+        if keep.is_empty() {
+            return Err(illegal(
+                Reason::InvalidLayOff,
+                format!(
+                    "{} does not extend meld {target} ({})",
+                    pretty(cards),
+                    describe(&old)
+                ),
+            ));
+        }
+        if other
+            .as_ref()
+            .is_some_and(|o| o.interps.iter().all(|i| i.kind != MeldKind::Run))
+        {
+            return Err(illegal(Reason::InvalidLayOff, "only runs are joined"));
+        }
+        let keep = self.declaration_policy(cards, None, declared, keep)?;
+        combined.sort();
+        self.deal.table[target] = TableMeld {
+            owner: old.owner,
+            cards: combined,
+            interps: keep,
+        };
+        if let Some(j) = join {
+            self.deal.table.remove(j);
+        }
+        events.push(Event::LaidOff {
+            seat,
+            meld: target,
+            cards: cards.iter().map(Card::to_string).collect(),
+            joined: join,
+        });
+        self.deal.table_progress = true;
+        self.after_table_play(seat, events)
+    }
+
+    fn rescue(
+        &mut self,
+        seat: u8,
+        target: usize,
+        natural: Card,
+        wild: Card,
+        then: Option<&Action>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Illegal> {
+        if self.rules.readings.rescue_timing == rd::RescueTiming::AfterOwnContract {
+            self.may_play_freely(seat, "rescue").map_err(|e| Illegal {
+                code: if e.code == Reason::ContractFirst {
+                    Reason::RescueNotAllowed
+                } else {
+                    e.code
+                },
+                message: format!("{} (rescue-timing=after-own-contract)", e.message),
+            })?;
+        }
+        if target >= self.deal.table.len() {
+            return Err(illegal(
+                Reason::NoSuchMeld,
+                format!("there is no meld {target} on the table"),
+            ));
+        }
+        if !self.rules.is_wild(wild) {
+            return Err(illegal(
+                Reason::RescueNoMatch,
+                format!("{} is not a wild card", wild.pretty()),
+            ));
+        }
+        self.take_cards(seat, &[natural])?;
+        let old = self.deal.table[target].clone();
+        let position = self.rules.readings.frozen_two == rd::FrozenTwo::Position;
+        // The interpretations in which `wild` stands for `natural`, with the natural taking its place.
+        let mut frozen = false;
+        let mut matched = false;
+        let mut cards = old.cards.clone();
+        let Some(k) = cards.iter().position(|c| *c == wild) else {
+            return Err(illegal(
+                Reason::RescueNoMatch,
+                format!("meld {target} holds no {}", wild.pretty()),
+            ));
+        };
+        cards[k] = natural;
+        let v = meld::interpret(
+            &self.rules,
+            &Query {
+                cards: cards.clone(),
+                kind: old.interps.first().map(|i| i.kind),
+                declared: vec![],
+            },
+        );
+        let keep: Vec<Interpretation> =
+            v.interpretations
+                .into_iter()
+                .filter(|n| {
+                    old.interps.iter().any(|o| {
+                        let Some(role) = o.roles.iter().find(|r| {
+                            r.card == wild && !r.natural && r.stands_for_matches(natural)
+                        }) else {
+                            return false;
+                        };
+                        matched = true;
+                        if position && wild.is_two() && role.stands_for.rank() == Some(Rank::Two) {
+                            frozen = true;
+                            return false;
+                        }
+                        rescued_extends(o, n, wild, natural)
+                    })
+                })
+                .collect();
+        if keep.is_empty() {
+            return Err(if frozen {
+                illegal(
+                    Reason::RescueFrozen,
+                    format!(
+                        "the {} stands in the place of a 2 and is frozen (frozen-two=position)",
+                        wild.pretty()
+                    ),
+                )
+            } else if matched {
+                illegal(
+                    Reason::RescueNoMatch,
+                    format!(
+                        "{} cannot take the {}'s place in meld {target}",
+                        natural.pretty(),
+                        wild.pretty()
+                    ),
+                )
+            } else {
+                illegal(
+                    Reason::RescueNoMatch,
+                    format!(
+                        "no {} in meld {target} stands for {}",
+                        wild.pretty(),
+                        natural.pretty()
+                    ),
+                )
+            });
+        }
+        cards.sort();
+        self.deal.table[target] = TableMeld {
+            owner: old.owner,
+            cards,
+            interps: keep,
+        };
+        self.deal.hands[usize::from(seat)].add(wild);
+        events.push(Event::Rescued {
+            seat,
+            meld: target,
+            natural: natural.to_string(),
+            wild: wild.to_string(),
+        });
+        self.deal.table_progress = true;
+        let must = self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn;
+        match then {
+            None if must => Err(illegal(
+                Reason::RescuedWildNotMelded,
+                format!(
+                    "the rescued {} must go into a meld or lay-off in the same action (rescued-wild-fate=meld-same-turn)",
+                    wild.pretty()
+                ),
+            )),
+            None => Ok(()),
+            Some(Action::Meld(specs)) => self.meld(seat, specs, must.then_some(wild), events),
+            Some(Action::LayOff {
+                meld,
+                cards,
+                declared,
+                join,
+            }) => self.lay_off(
+                seat,
+                *meld,
+                cards,
+                declared,
+                *join,
+                must.then_some(wild),
+                events,
+            ),
+            Some(_) => Err(illegal(
+                Reason::RescuedWildNotMelded,
+                "after a rescue only a meld or a lay-off may follow",
+            )),
+        }
+    }
+
+    /// Cards `seat` may discard under the restrictions, before any relaxation.
+    pub fn discardable(&self, seat: u8) -> Vec<Card> {
+        self.discardable_with(seat, false, false)
+    }
+
+    fn relaxed_discardable(&self, seat: u8) -> Vec<Card> {
+        let taken = self.discardable_with(seat, true, false);
+        if !taken.is_empty() {
+            return taken;
+        }
+        self.discardable_with(seat, true, true)
+    }
+
+    fn discardable_with(&self, seat: u8, allow_taken: bool, allow_twos: bool) -> Vec<Card> {
+        let hand = &self.deal.hands[usize::from(seat)];
+        let restricted =
+            self.rules.readings.discard_restrictions == rd::DiscardRestrictions::NoTwosNoTakenCard;
+        hand.iter()
+            .filter(|&(c, k)| {
+                if !self.rules.discard_wilds && self.rules.is_wild(c) && !(allow_twos && c.is_two())
+                {
+                    return false;
+                }
+                if restricted {
+                    if c.is_two() && !allow_twos {
+                        return false;
+                    }
+                    // The taken copy may not go back; another copy of the same card may.
+                    if self.deal.taken == Some(c) && k == 1 && !allow_taken {
+                        return false;
+                    }
+                }
+                true
+            })
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    fn discard(&mut self, seat: u8, card: Card, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        let si = usize::from(seat);
+        if self.deal.hands[si].count(card) == 0 {
+            return Err(illegal(
+                Reason::CardNotInHand,
+                format!("seat {seat} does not hold {}", card.pretty()),
+            ));
+        }
+        let mut allowed = self.discardable(seat);
+        if allowed.is_empty()
+            && self.rules.readings.no_legal_discard == rd::NoLegalDiscard::RelaxTakenCardThenTwos
+        {
+            allowed = self.relaxed_discardable(seat);
+        }
+        if !allowed.contains(&card) {
+            return Err(illegal(
+                Reason::DiscardNotAllowed,
+                discard_reason(&self.rules, card, self.deal.taken),
+            ));
+        }
+        self.deal.hands[si].remove(card);
+        self.deal.discard.push(card);
+        events.push(Event::Discarded {
+            seat,
+            card: card.to_string(),
+        });
+        if self.deal.hands[si].is_empty() {
+            events.push(Event::WentOut { seat });
+            self.end_hand(HandEnd::WentOut(seat), events);
+            return Ok(());
+        }
+        self.end_turn(events);
+        Ok(())
+    }
+
+    fn end_turn(&mut self, events: &mut Vec<Event>) {
+        if self.deal.table_progress {
+            self.deal.stall = 0;
+        } else {
+            self.deal.stall += 1;
+        }
+        if self.deal.stall >= self.rules.stall_limit {
+            self.end_hand(HandEnd::Stalled, events);
+            return;
+        }
+        self.deal.turn = self.seat_after(self.deal.turn);
+        self.deal.stage = Stage::Draw;
+        self.deal.taken = None;
+        self.deal.contract_turn = false;
+        self.deal.table_progress = false;
+    }
+
+    fn end_hand(&mut self, end: HandEnd, events: &mut Vec<Event>) {
+        let mut points = vec![0u32; usize::from(self.sides)];
+        let score_all = |g: &Game, points: &mut Vec<u32>, except_side: Option<u8>| {
+            for seat in 0..g.players {
+                let side = g.side_of[usize::from(seat)];
+                if Some(side) == except_side {
+                    continue;
+                }
+                let p: u32 = g.deal.hands[usize::from(seat)]
+                    .iter()
+                    .map(|(c, k)| g.rules.points(c) * u32::from(k))
+                    .sum();
+                points[usize::from(side)] += p;
+            }
+        };
+        let reason = match &end {
+            HandEnd::WentOut(s) => {
+                score_all(self, &mut points, Some(self.side_of[usize::from(*s)]));
+                format!("seat {s} went out")
+            }
+            HandEnd::StockOut | HandEnd::Stalled => {
+                if self.rules.readings.stock_out == rd::StockOut::HandEndsAllScore {
+                    score_all(self, &mut points, None);
+                }
+                if end == HandEnd::StockOut {
+                    "the stock ran out".to_string()
+                } else {
+                    format!(
+                        "{} turns in a row without a card reaching the table",
+                        self.rules.stall_limit
+                    )
+                }
+            }
+        };
+        for (t, p) in self.totals.iter_mut().zip(&points) {
+            *t += i64::from(*p);
+        }
+        events.push(Event::HandEnded {
+            reason,
+            points: points.clone(),
+            totals: self.totals.clone(),
+        });
+        self.results.push(HandResult { end, points });
+        if self.round + 1 < self.rules.rounds.len() {
+            self.round += 1;
+            self.dealer = self.seat_after(self.dealer);
+            self.start_deal(events);
+        } else {
+            self.winners = self.decide_winners();
+            self.deal.stage = Stage::Over;
+            events.push(Event::GameEnded {
+                winners: self.winners.clone(),
+                totals: self.totals.clone(),
+            });
+        }
+    }
+
+    fn decide_winners(&self) -> Vec<u8> {
+        let low = self.totals.iter().copied().min().unwrap_or(0);
+        let mut tied: Vec<u8> = (0..self.sides)
+            .filter(|&s| self.totals[usize::from(s)] == low)
+            .collect();
+        if tied.len() > 1
+            && self.rules.readings.ties == rd::Ties::LastHandDecides
+            && let Some(last) = self.results.last()
+        {
+            let best = tied
+                .iter()
+                .map(|&s| last.points[usize::from(s)])
+                .min()
+                .unwrap_or(0);
+            tied.retain(|&s| last.points[usize::from(s)] == best);
+        }
+        tied
+    }
+
+    /// Every card is in exactly one place; panics otherwise (debug builds and tests).
+    pub fn check_invariants(&self) {
+        let mut all = Counts::from_cards(&self.deal.stock);
+        all.add_all(&Counts::from_cards(&self.deal.discard));
+        for h in &self.deal.hands {
+            all.add_all(h);
+        }
+        for m in &self.deal.table {
+            all.add_all(&Counts::from_cards(&m.cards));
+            assert!(
+                !m.interps.is_empty(),
+                "a table meld keeps an interpretation"
+            );
+        }
+        assert_eq!(
+            all,
+            Counts::from_cards(&pack(&self.rules, self.players)),
+            "cards are conserved"
+        );
+        let sum: Vec<i64> = (0..usize::from(self.sides))
+            .map(|s| self.results.iter().map(|r| i64::from(r.points[s])).sum())
+            .collect();
+        assert_eq!(sum, self.totals, "totals are the sum of the hands' points");
+    }
+}
+
+fn single(interps: Vec<Interpretation>) -> Result<Vec<Interpretation>, Illegal> {
+    if interps.len() > 1 {
+        let options: Vec<String> = interps.iter().take(6).map(|i| i.describe()).collect();
+        return Err(illegal(
+            Reason::AmbiguousWild,
+            format!(
+                "the meld can be read {} ways ({}{}): declare what the wilds stand for",
+                interps.len(),
+                options.join("; "),
+                if interps.len() > 6 { "; …" } else { "" }
+            ),
+        ));
+    }
+    Ok(interps)
+}
+
+fn fits(rules: &Rules, c: Component, n: usize) -> bool {
+    match rules.readings.contract_sizes {
+        rd::ContractSizes::Minimum => n >= usize::from(c.size),
+        rd::ContractSizes::Exact => n == usize::from(c.size),
+    }
+}
+
+fn pretty(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.pretty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn describe(m: &TableMeld) -> String {
+    m.interps
+        .first()
+        .map_or_else(|| pretty(&m.cards), |i| i.describe())
+}
+
+fn discard_reason(rules: &Rules, card: Card, taken: Option<Card>) -> String {
+    if !rules.discard_wilds && rules.is_wild(card) {
+        return format!(
+            "{} is wild and wilds may not be discarded (discard.wilds=forbidden)",
+            card.pretty()
+        );
+    }
+    if card.is_two() {
+        return format!(
+            "{} is a two, and twos are never discarded (discard-restrictions)",
+            card.pretty()
+        );
+    }
+    if taken == Some(card) {
+        return format!(
+            "{} was taken from the discard pile this turn (discard-restrictions)",
+            card.pretty()
+        );
+    }
+    format!("{} may not be discarded now", card.pretty())
+}
+
+/// A role matches a card key: same card, same meaning, same natural flag.
+fn role_key(r: &meld::Role) -> (Card, Target, bool) {
+    (r.card, r.stands_for, r.natural)
+}
+
+/// `new` keeps every role of `old` (same kind, same set rank or run suit): a lay-off or join.
+pub fn extends(old: &Interpretation, new: &Interpretation) -> bool {
+    if old.kind != new.kind || old.rank != new.rank || old.suit != new.suit {
+        return false;
+    }
+    let mut pool: Vec<(Card, Target, bool)> = new.roles.iter().map(role_key).collect();
+    for r in &old.roles {
+        match pool.iter().position(|k| *k == role_key(r)) {
+            Some(i) => {
+                pool.swap_remove(i);
+            }
+            None => return false,
+        }
+    }
+    true
+}
+
+/// `new` is `old` with the wild that stood for `natural` replaced by `natural` itself.
+fn rescued_extends(old: &Interpretation, new: &Interpretation, wild: Card, natural: Card) -> bool {
+    if old.kind != new.kind
+        || old.rank != new.rank
+        || old.suit != new.suit
+        || old.roles.len() != new.roles.len()
+    {
+        return false;
+    }
+    let mut pool: Vec<(Card, Target, bool)> = new.roles.iter().map(role_key).collect();
+    let mut swapped = false;
+    for r in &old.roles {
+        let want = if !swapped && r.card == wild && !r.natural && r.stands_for_matches(natural) {
+            swapped = true;
+            None
+        } else {
+            Some(role_key(r))
+        };
+        let pos = match want {
+            Some(k) => pool.iter().position(|p| *p == k),
+            None => pool.iter().position(|p| p.0 == natural && p.2),
+        };
+        match pos {
+            Some(i) => {
+                pool.swap_remove(i);
+            }
+            None => return false,
+        }
+    }
+    swapped
+}
