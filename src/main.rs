@@ -320,6 +320,9 @@ fn pretty_json(v: &Value) -> String {
 /// Reads `CARD` or `CARD=TARGET` arguments (each argument may hold several, space-separated).
 fn parse_meld_args(args: &[String]) -> Result<Query, Failure> {
     let mut q = Query::default();
+    if args.iter().all(|a| a.trim().is_empty()) {
+        return Err(bad_input("no cards given".into()));
+    }
     for arg in args {
         for tok in arg
             .split(|c: char| c.is_whitespace() || c == ',')
@@ -333,6 +336,11 @@ fn parse_meld_args(args: &[String]) -> Result<Query, Failure> {
                 .parse()
                 .map_err(|e: push_rummy::card::CardParseError| bad_input(e.to_string()))?;
             if let Some(t) = decl {
+                if !card.is_joker() && !card.is_two() {
+                    return Err(bad_input(format!(
+                        "`{tok}`: only a wild card (a joker or a 2) can be declared to stand for another card"
+                    )));
+                }
                 let target: Target = t.parse().map_err(|e: push_rummy::card::CardParseError| {
                     bad_input(format!("in the declaration `{tok}`: {e}"))
                 })?;
@@ -411,18 +419,14 @@ fn meld_cmd(common: &Common, kind: Option<KindArg>, args: &[String]) -> Result<u
         KindArg::Set => MeldKind::Set,
         KindArg::Run => MeldKind::Run,
     });
-    if let Some(p) = pack_problem(rules, &q.cards) {
-        if common.json {
-            out!(
-                "{}",
-                pretty_json(&json!({ "valid": false, "interpretations": [], "error": p }))
-            );
-        } else {
-            out!("not a meld: {p}");
-        }
-        return Ok(1);
-    }
-    let v = meld::interpret(rules, &q);
+    let v = match pack_problem(rules, &q.cards) {
+        Some(p) => meld::Verdict {
+            interpretations: vec![],
+            truncated: false,
+            reason: p,
+        },
+        None => meld::interpret(rules, &q),
+    };
     let ambiguous = v.interpretations.len() > 1;
     if common.json {
         let interps: Vec<Value> = v.interpretations.iter().map(interp_json).collect();
@@ -480,19 +484,16 @@ fn contract_cmd(
     let names: Vec<String> = r.contract.iter().map(|c| c.to_string()).collect();
     if let Some(hand) = hand {
         let q = parse_meld_args(&[hand.to_string()])?;
-        if let Some(p) = pack_problem(rules, &q.cards) {
-            out!(
-                "{}",
-                if common.json {
-                    pretty_json(&json!({ "found": false, "error": p }))
-                } else {
-                    format!("no laydown: {p}")
-                }
-            );
+        let problem = pack_problem(rules, &q.cards);
+        if let (Some(p), false) = (&problem, common.json) {
+            out!("no laydown: {p}");
             return Ok(1);
         }
         let counts = Counts::from_cards(&q.cards);
-        let found = contract::laydown(rules, &r.contract, &counts);
+        let found = match problem {
+            Some(_) => None,
+            None => contract::laydown(rules, &r.contract, &counts),
+        };
         if common.json {
             let laydown: Vec<Value> = found
                 .iter()
@@ -547,18 +548,25 @@ fn contract_cmd(
     let mut queries = Vec::new();
     for m in melds {
         let q = parse_meld_args(std::slice::from_ref(m))?;
-        if let Some(p) = pack_problem(rules, &q.cards) {
+        queries.push(q);
+    }
+    let all: Vec<Card> = queries
+        .iter()
+        .flat_map(|q| q.cards.iter().copied())
+        .collect();
+    if let Some(p) = pack_problem(rules, &all) {
+        if common.json {
             out!(
                 "{}",
-                if common.json {
-                    pretty_json(&json!({ "satisfied": false, "reason": p }))
-                } else {
-                    format!("not satisfied: {p}")
-                }
+                pretty_json(
+                    &json!({ "round": round, "contract": names, "satisfied": false,
+                    "assignment": vec![Value::Null; queries.len()], "reason": p })
+                )
             );
-            return Ok(1);
+        } else {
+            out!("not satisfied: {p}");
         }
-        queries.push(q);
+        return Ok(1);
     }
     let c = contract::check(rules, &r.contract, &queries);
     if common.json {

@@ -343,6 +343,8 @@ pub fn load(name_or_path: &str, readings: &[(DisputeId, String)]) -> Result<Load
             },
         );
     }
+    // Resolved rules stand alone: what was extended is in `chain`, not an `extends` rule.
+    raw.entries.remove("extends");
     let top = chain.first().cloned().unwrap_or_default();
     match compile(&raw, &top) {
         Ok(rules) => Ok(Loaded { rules, raw, chain }),
@@ -371,16 +373,20 @@ pub fn load_text(label: &str, text: &str, base_dir: &Path) -> Result<Loaded, Loa
         &mut diags,
     );
     let top = label.to_string();
-    match raw {
-        Some(raw) if diags.is_empty() => match compile(&raw, &top) {
-            Ok(rules) => Ok(Loaded { rules, raw, chain }),
-            Err(d) => Err(LoadError {
-                diagnostics: Diagnostics(d),
+    let mut raw = match raw {
+        Some(r) if diags.is_empty() => r,
+        _ => {
+            return Err(LoadError {
+                diagnostics: Diagnostics(diags),
                 sources,
-            }),
-        },
-        _ => Err(LoadError {
-            diagnostics: Diagnostics(diags),
+            });
+        }
+    };
+    raw.entries.remove("extends");
+    match compile(&raw, &top) {
+        Ok(rules) => Ok(Loaded { rules, raw, chain }),
+        Err(d) => Err(LoadError {
+            diagnostics: Diagnostics(d),
             sources,
         }),
     }
