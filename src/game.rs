@@ -1061,7 +1061,8 @@ impl Game {
         {
             return Err(illegal(Reason::InvalidLayOff, "only runs are joined"));
         }
-        let keep = self.declaration_policy(cards, None, declared, keep)?;
+        let kind = keep.first().map(|i| i.kind);
+        let keep = self.declaration_policy(cards, kind, declared, keep)?;
         combined.sort();
         self.deal.table[target] = TableMeld {
             owner: old.owner,

@@ -5,6 +5,7 @@ pub mod diag;
 pub mod disputes;
 pub mod game;
 pub mod meld;
+pub mod observe;
 pub mod rng;
 pub mod rules;
 pub mod spec;
