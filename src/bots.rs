@@ -81,21 +81,28 @@ fn lay_offs(game: &Game, seat: u8) -> Vec<Action> {
     let mut out = Vec::new();
     for (card, _) in hand.iter() {
         for (m, tm) in game.deal.table.iter().enumerate() {
-            let mut cards = tm.cards.clone();
-            cards.push(card);
-            let v = meld::interpret(
-                &game.rules,
-                &Query {
-                    cards,
-                    kind: tm.interps.first().map(|i| i.kind),
-                    declared: vec![],
-                },
-            );
-            for n in v
-                .interpretations
-                .iter()
-                .filter(|n| tm.interps.iter().any(|o| crate::game::extends(o, n)))
-            {
+            let mut ext: Vec<Interpretation> = Vec::new();
+            for o in &tm.interps {
+                match meld::extend_by_one(&game.rules, o, card) {
+                    Some(v) => ext.extend(v),
+                    None => {
+                        let mut cards = tm.cards.clone();
+                        cards.push(card);
+                        let q = Query {
+                            cards,
+                            kind: Some(o.kind),
+                            declared: vec![],
+                        };
+                        ext.extend(
+                            meld::interpret(&game.rules, &q)
+                                .interpretations
+                                .into_iter()
+                                .filter(|n| meld::extends(o, n)),
+                        );
+                    }
+                }
+            }
+            for n in &ext {
                 let declared = if game.rules.is_wild(card)
                     && game.rules.readings.wild_declaration != rd::WildDeclaration::Never
                 {

@@ -574,24 +574,31 @@ fn template_allowed(
 }
 
 /// A tiny max-flow network (augmenting paths found by DFS); graphs here have under 200 edges.
+/// Edges are kept in flat arrays (a linked list per node) so a network costs a few allocations.
 struct Flow {
-    head: Vec<Vec<usize>>,
+    first: Vec<usize>,
+    next: Vec<usize>,
     to: Vec<usize>,
     cap: Vec<i32>,
+    seen: Vec<bool>,
 }
+
+const NONE: usize = usize::MAX;
 
 impl Flow {
     fn new(n: usize) -> Flow {
         Flow {
-            head: vec![Vec::new(); n],
-            to: Vec::new(),
-            cap: Vec::new(),
+            first: vec![NONE; n],
+            next: Vec::with_capacity(128),
+            to: Vec::with_capacity(128),
+            cap: Vec::with_capacity(128),
+            seen: Vec::new(),
         }
     }
 
     fn node(&mut self) -> usize {
-        self.head.push(Vec::new());
-        self.head.len() - 1
+        self.first.push(NONE);
+        self.first.len() - 1
     }
 
     /// Adds an edge; returns its index (the reverse edge is `index ^ 1`).
@@ -599,10 +606,12 @@ impl Flow {
         let e = self.to.len();
         self.to.push(b);
         self.cap.push(c);
-        self.head[a].push(e);
+        self.next.push(self.first[a]);
+        self.first[a] = e;
         self.to.push(a);
         self.cap.push(0);
-        self.head[b].push(e + 1);
+        self.next.push(self.first[b]);
+        self.first[b] = e + 1;
         e
     }
 
@@ -610,11 +619,24 @@ impl Flow {
         self.cap[e ^ 1]
     }
 
+    /// The forward edge from `a` to `b`, if any.
+    fn find(&self, a: usize, b: usize) -> Option<usize> {
+        let mut e = self.first[a];
+        while e != NONE {
+            if e.is_multiple_of(2) && self.to[e] == b {
+                return Some(e);
+            }
+            e = self.next[e];
+        }
+        None
+    }
+
     fn max_flow(&mut self, s: usize, t: usize) -> i32 {
         let mut total = 0;
         loop {
-            let mut seen = vec![false; self.head.len()];
-            let f = self.augment(s, t, i32::MAX, &mut seen);
+            self.seen.clear();
+            self.seen.resize(self.first.len(), false);
+            let f = self.augment(s, t, i32::MAX);
             if f == 0 {
                 return total;
             }
@@ -622,22 +644,23 @@ impl Flow {
         }
     }
 
-    fn augment(&mut self, u: usize, t: usize, f: i32, seen: &mut [bool]) -> i32 {
+    fn augment(&mut self, u: usize, t: usize, f: i32) -> i32 {
         if u == t {
             return f;
         }
-        seen[u] = true;
-        for k in 0..self.head[u].len() {
-            let e = self.head[u][k];
+        self.seen[u] = true;
+        let mut e = self.first[u];
+        while e != NONE {
             let v = self.to[e];
-            if self.cap[e] > 0 && !seen[v] {
-                let got = self.augment(v, t, f.min(self.cap[e]), seen);
+            if self.cap[e] > 0 && !self.seen[v] {
+                let got = self.augment(v, t, f.min(self.cap[e]));
                 if got > 0 {
                     self.cap[e] -= got;
                     self.cap[e ^ 1] += got;
                     return got;
                 }
             }
+            e = self.next[e];
         }
         0
     }
@@ -797,17 +820,11 @@ fn fill(
         let two = Card::new(Rank::Two, s);
         if rules.is_wild(two) && hand.count(two) > 0 {
             let node = supply[two.index()].expect("made above");
-            let to_pool = g.head[node]
-                .iter()
-                .find(|&&e| e % 2 == 0 && g.to[e] == pool)
-                .map_or(0, |&e| g.flow_on(e));
+            let to_pool = g.find(node, pool).map_or(0, |e| g.flow_on(e));
             wild_left.push((two, to_pool));
         }
     }
-    let jokers_to_pool = g.head[jokers]
-        .iter()
-        .find(|&&e| e % 2 == 0 && g.to[e] == pool)
-        .map_or(0, |&e| g.flow_on(e));
+    let jokers_to_pool = g.find(jokers, pool).map_or(0, |e| g.flow_on(e));
     wild_left.push((Card::JOKER, jokers_to_pool));
     let mut out = Vec::new();
     for ((comp, _), u) in chosen.iter().zip(&uses) {

@@ -1032,19 +1032,35 @@ impl Game {
             combined.extend_from_slice(&o.cards);
             bases.push(&o.interps);
         }
-        let v = meld::interpret(
-            &self.rules,
-            &Query {
-                cards: combined.clone(),
-                kind: old.interps.first().map(|i| i.kind),
-                declared: declared.to_vec(),
-            },
-        );
-        let keep: Vec<Interpretation> = v
+        // One card onto one meld: extend each remaining interpretation directly (the common
+        // case); otherwise search the combined cards and keep what extends every old meld.
+        let quick: Option<Vec<Interpretation>> = match (cards, &other) {
+            ([card], None) => old.interps.iter().try_fold(Vec::new(), |mut acc, o| {
+                acc.extend(meld::extend_by_one(&self.rules, o, *card)?);
+                Some(acc)
+            }),
+            _ => None,
+        };
+        let keep: Vec<Interpretation> = match quick {
+            Some(mut v) => {
+                v.sort();
+                v.dedup();
+                v.retain(|n| meld::declarations_hold(n, declared));
+                v
+            }
+            None => meld::interpret(
+                &self.rules,
+                &Query {
+                    cards: combined.clone(),
+                    kind: old.interps.first().map(|i| i.kind),
+                    declared: declared.to_vec(),
+                },
+            )
             .interpretations
             .into_iter()
-            .filter(|n| bases.iter().all(|b| b.iter().any(|o| extends(o, n))))
-            .collect();
+            .filter(|n| bases.iter().all(|b| b.iter().any(|o| meld::extends(o, n))))
+            .collect(),
+        };
         if keep.is_empty() {
             return Err(illegal(
                 Reason::InvalidLayOff,
@@ -1480,28 +1496,6 @@ fn discard_reason(rules: &Rules, card: Card, taken: Option<Card>) -> String {
     format!("{} may not be discarded now", card.pretty())
 }
 
-/// A role matches a card key: same card, same meaning, same natural flag.
-fn role_key(r: &meld::Role) -> (Card, Target, bool) {
-    (r.card, r.stands_for, r.natural)
-}
-
-/// `new` keeps every role of `old` (same kind, same set rank or run suit): a lay-off or join.
-pub fn extends(old: &Interpretation, new: &Interpretation) -> bool {
-    if old.kind != new.kind || old.rank != new.rank || old.suit != new.suit {
-        return false;
-    }
-    let mut pool: Vec<(Card, Target, bool)> = new.roles.iter().map(role_key).collect();
-    for r in &old.roles {
-        match pool.iter().position(|k| *k == role_key(r)) {
-            Some(i) => {
-                pool.swap_remove(i);
-            }
-            None => return false,
-        }
-    }
-    true
-}
-
 /// `new` is `old` with the wild that stood for `natural` replaced by `natural` itself.
 fn rescued_extends(old: &Interpretation, new: &Interpretation, wild: Card, natural: Card) -> bool {
     if old.kind != new.kind
@@ -1511,14 +1505,14 @@ fn rescued_extends(old: &Interpretation, new: &Interpretation, wild: Card, natur
     {
         return false;
     }
-    let mut pool: Vec<(Card, Target, bool)> = new.roles.iter().map(role_key).collect();
+    let mut pool: Vec<(Card, Target, bool)> = new.roles.iter().map(meld::role_key).collect();
     let mut swapped = false;
     for r in &old.roles {
         let want = if !swapped && r.card == wild && !r.natural && r.stands_for_matches(natural) {
             swapped = true;
             None
         } else {
-            Some(role_key(r))
+            Some(meld::role_key(r))
         };
         let pos = match want {
             Some(k) => pool.iter().position(|p| *p == k),

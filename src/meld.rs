@@ -856,3 +856,218 @@ fn explain_run(rules: &Rules, p: &Parts) -> String {
 fn suit_plural(s: Suit) -> &'static str {
     ["spades", "hearts", "diamonds", "clubs"][s as usize]
 }
+
+// ---------------------------------------------------------------- one-card extensions
+
+/// Every interpretation of `old`'s cards plus `card` that keeps each role of `old` (a lay-off of one
+/// card): the same as filtering [`interpret`] of the combined cards by "extends `old`", but without
+/// enumerating the old meld again. `None` when this shortcut does not apply (a full circle under
+/// `runs.wrap-around`); callers then use the full search.
+pub fn extend_by_one(
+    rules: &Rules,
+    old: &Interpretation,
+    card: Card,
+) -> Option<Vec<Interpretation>> {
+    let n = old.roles.len();
+    if n + 1 > MAX_MELD_CARDS {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    match old.kind {
+        MeldKind::Set => extend_set(rules, old, card, &mut out),
+        MeldKind::Run => {
+            if rules.wrap_around && n + 1 >= rules.line.len() {
+                return None;
+            }
+            extend_run(rules, old, card, &mut out);
+        }
+    }
+    out.sort();
+    out.dedup();
+    Some(out)
+}
+
+fn extend_set(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Interpretation>) {
+    let rank = old.rank.expect("sets have a rank");
+    let n = old.roles.len() + 1;
+    if rules.readings.set_max_size == reading::SetMaxSize::V4 && n > 4 {
+        return;
+    }
+    let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+    let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
+    let mut used = [false; 4];
+    for r in &old.roles {
+        if let Target::Card(t) = r.stands_for {
+            used[t.suit().expect("suited") as usize] = true;
+        }
+    }
+    let mut push = |role: Role| {
+        if forbid
+            && let Target::Card(t) = role.stands_for
+            && used[t.suit().expect("suited") as usize]
+        {
+            return;
+        }
+        let mut roles = old.roles.clone();
+        roles.push(role);
+        if !all_wild_ok(rules) && !roles.iter().any(|r| r.natural) {
+            return;
+        }
+        roles.sort();
+        out.push(Interpretation {
+            kind: MeldKind::Set,
+            rank: Some(rank),
+            suit: None,
+            roles,
+        });
+    };
+    if !rules.is_wild(card) {
+        if card.rank() == Some(rank) {
+            push(Role {
+                place: 0,
+                stands_for: Target::Card(card),
+                card,
+                natural: true,
+            });
+        }
+    } else if !exact {
+        let natural = rank == Rank::Two && card.is_two();
+        let stands_for = if natural {
+            Target::Card(card)
+        } else {
+            Target::Rank(rank)
+        };
+        push(Role {
+            place: 0,
+            stands_for,
+            card,
+            natural,
+        });
+    } else {
+        for s in Suit::ALL {
+            let t = Card::new(rank, s);
+            let natural = t == card;
+            if natural && !natural_two_in_sets(rules) {
+                continue;
+            }
+            push(Role {
+                place: 0,
+                stands_for: Target::Card(t),
+                card,
+                natural,
+            });
+        }
+    }
+}
+
+fn extend_run(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Interpretation>) {
+    let n = old.roles.len();
+    let len = rules.line.len();
+    if n + 1 > rules.max_run() {
+        return;
+    }
+    // Where the old run lies on the line: the start whose ranks match its roles in order.
+    let ranks: Vec<Option<Rank>> = old.roles.iter().map(|r| r.stands_for.rank()).collect();
+    let starts = if rules.wrap_around { len } else { len + 1 - n };
+    let fits = |s: usize| (0..n).all(|k| ranks[k] == Some(rules.line[(s + k) % len].rank));
+    let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
+    let nat2 = natural_two_in_runs(rules);
+    for start in (0..starts).filter(|&s| fits(s)) {
+        // The new card below the run (new start) or above it.
+        let mut ends: Vec<(usize, bool)> = Vec::with_capacity(2);
+        if rules.wrap_around {
+            ends.push(((start + len - 1) % len, true));
+            ends.push(((start + n) % len, false));
+        } else {
+            if start > 0 {
+                ends.push((start - 1, true));
+            }
+            if start + n < len {
+                ends.push((start + n, false));
+            }
+        }
+        for (pl, below) in ends {
+            if !rules.wrap_around && !both_ends && n + 1 == len && rules.line[0].rank == Rank::Ace {
+                continue;
+            }
+            let place = rules.line[pl];
+            let stands_for = match old.suit {
+                Some(s) => Target::Card(Card::new(place.rank, s)),
+                None => Target::Rank(place.rank),
+            };
+            let role = if !rules.is_wild(card) {
+                let suit_ok = old.suit.is_none() || card.suit() == old.suit;
+                if card.rank() != Some(place.rank) || !suit_ok {
+                    continue;
+                }
+                Role {
+                    place: 0,
+                    stands_for: Target::Card(card),
+                    card,
+                    natural: true,
+                }
+            } else {
+                let natural = card.is_two()
+                    && nat2
+                    && place.rank == Rank::Two
+                    && (old.suit.is_none() || stands_for == Target::Card(card));
+                let sf = if natural && old.suit.is_none() {
+                    Target::Card(card)
+                } else {
+                    stands_for
+                };
+                Role {
+                    place: 0,
+                    stands_for: sf,
+                    card,
+                    natural,
+                }
+            };
+            let mut roles: Vec<Role> = Vec::with_capacity(n + 1);
+            if below {
+                roles.push(role);
+                roles.extend(old.roles.iter().map(|r| Role {
+                    place: r.place + 1,
+                    ..*r
+                }));
+            } else {
+                roles.extend(old.roles.iter().copied());
+                roles.push(Role {
+                    place: n as u8,
+                    ..role
+                });
+            }
+            if !all_wild_ok(rules) && !roles.iter().any(|r| r.natural) {
+                continue;
+            }
+            out.push(Interpretation {
+                kind: MeldKind::Run,
+                rank: None,
+                suit: old.suit,
+                roles,
+            });
+        }
+    }
+}
+
+/// A role's identity for comparing interpretations: card, meaning, natural.
+pub fn role_key(r: &Role) -> (Card, Target, bool) {
+    (r.card, r.stands_for, r.natural)
+}
+
+/// `new` keeps every role of `old` (same kind, same set rank or run suit): a lay-off or join.
+pub fn extends(old: &Interpretation, new: &Interpretation) -> bool {
+    if old.kind != new.kind || old.rank != new.rank || old.suit != new.suit {
+        return false;
+    }
+    let mut pool: Vec<(Card, Target, bool)> = new.roles.iter().map(role_key).collect();
+    for r in &old.roles {
+        match pool.iter().position(|k| *k == role_key(r)) {
+            Some(i) => {
+                pool.swap_remove(i);
+            }
+            None => return false,
+        }
+    }
+    true
+}

@@ -360,3 +360,35 @@ proptest! {
         prop_assert_eq!(a, b);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, max_global_rejects: 200_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn one_card_extension_agrees_with_the_full_search(rules in rules_strategy(), cards in cards_strategy(), pick in 0usize..8, add in 0u8..54) {
+        prop_assume!(cards.iter().filter(|c| rules.is_wild(**c)).count() <= 4);
+        let v = meld::interpret(&rules, &Query { cards: cards.clone(), ..Query::default() });
+        prop_assume!(v.is_valid());
+        let old = &v.interpretations[pick % v.interpretations.len()];
+        let card = if add < 27 {
+            Card::from_index(usize::from(add) % push_rummy::card::KINDS).unwrap()
+        } else {
+            // A card next to the meld, so that most tries extend it.
+            let edge = if add % 2 == 0 { old.roles.first() } else { old.roles.last() };
+            let r = edge.and_then(|x| x.stands_for.rank()).map_or(7, |r| r.number());
+            let r = match add % 3 { 0 => r, 1 => r % 13 + 1, _ => (r + 11) % 13 + 1 };
+            let suit = old.suit.unwrap_or(Suit::from_index(usize::from(add / 3) % 4));
+            Card::new(Rank::from_number(r).unwrap(), suit)
+        };
+        if let Some(fast) = meld::extend_by_one(&rules, old, card) {
+            let mut all = cards.clone();
+            all.push(card);
+            let slow: Vec<Interpretation> = meld::interpret(&rules, &Query { cards: all, kind: Some(old.kind), declared: vec![] })
+                .interpretations
+                .into_iter()
+                .filter(|n| meld::extends(old, n))
+                .collect();
+            prop_assert_eq!(fast, slow, "old {:?} + {}", old, card);
+        }
+    }
+}
