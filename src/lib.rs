@@ -4,6 +4,7 @@ pub mod contract;
 pub mod diag;
 pub mod disputes;
 pub mod game;
+pub mod legal;
 pub mod meld;
 pub mod observe;
 pub mod rng;
