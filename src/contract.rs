@@ -21,6 +21,8 @@ pub struct ContractCheck {
     /// For each meld given, the contract meld it fills (`None`: an extra meld).
     pub assignment: Vec<Option<Component>>,
     pub reason: String,
+    /// The contract is met, but melds beyond it must wait (contract-turn-extras=next-turn).
+    pub extras_wait: bool,
 }
 
 fn size_ok(rules: &Rules, c: Component, n: usize) -> bool {
@@ -45,6 +47,7 @@ pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> Contract
                     pretty(&q.cards),
                     v.reason
                 ),
+                extras_wait: false,
             };
         }
         interps.push(v.interpretations);
@@ -76,18 +79,21 @@ pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> Contract
                     reason: format!(
                         "{extras} meld(s) beyond the contract must wait for the next turn (contract-turn-extras=next-turn)"
                     ),
+                    extras_wait: true,
                 };
             }
             ContractCheck {
                 satisfied: true,
                 assignment: a,
                 reason: String::new(),
+                extras_wait: false,
             }
         }
         None => ContractCheck {
             satisfied: false,
             assignment: vec![None; melds.len()],
             reason: why_not(rules, contract, melds, &interps),
+            extras_wait: false,
         },
     }
 }

@@ -903,7 +903,12 @@ impl Game {
                     let queries: Vec<Query> = specs.iter().map(MeldSpec::query).collect();
                     let c = contract::check(&self.rules, &contract, &queries);
                     if !c.satisfied {
-                        return Err(illegal(Reason::ContractNotMet, c.reason));
+                        let code = if c.extras_wait {
+                            Reason::NextTurnOnly
+                        } else {
+                            Reason::ContractNotMet
+                        };
+                        return Err(illegal(code, c.reason));
                     }
                     for (i, a) in c.assignment.iter().enumerate() {
                         contract_melds[i] = a.is_some();
@@ -917,24 +922,34 @@ impl Game {
                                 && fits(&self.rules, contract[j], s.cards.len())
                                 && interps[i].iter().any(|x| x.kind == contract[j].kind)
                         });
-                        match slot {
-                            Some(j) => {
-                                self.deal.progress[si].filled[j] = true;
-                                interps[i].retain(|x| x.kind == contract[j].kind);
-                                contract_melds[i] = true;
-                            }
-                            None => {
-                                return Err(illegal(
-                                    Reason::ContractNotMet,
-                                    format!(
-                                        "{} fills no part of the contract still open",
-                                        pretty(&s.cards)
-                                    ),
-                                ));
-                            }
+                        if let Some(j) = slot {
+                            self.deal.progress[si].filled[j] = true;
+                            interps[i].retain(|x| x.kind == contract[j].kind);
+                            contract_melds[i] = true;
                         }
                     }
                     self.deal.progress[si].done = self.deal.progress[si].filled.iter().all(|f| *f);
+                    // Melds that fill no piece are extras: only once the last piece is down, and
+                    // only where the rules allow extras on the contract turn.
+                    if let Some(i) = contract_melds.iter().position(|c| !c) {
+                        if !self.deal.progress[si].done {
+                            return Err(illegal(
+                                Reason::ContractNotMet,
+                                format!(
+                                    "{} fills no part of the contract still open",
+                                    pretty(&specs[i].cards)
+                                ),
+                            ));
+                        }
+                        if self.rules.readings.contract_turn_extras
+                            == rd::ContractTurnExtras::NextTurn
+                        {
+                            return Err(illegal(
+                                Reason::NextTurnOnly,
+                                "melds beyond the contract wait for the next turn (contract-turn-extras=next-turn)",
+                            ));
+                        }
+                    }
                 }
             }
             self.deal.contract_turn = true;
@@ -1085,12 +1100,18 @@ impl Game {
             cards: combined,
             interps: keep,
         };
+        // After a join the other run leaves the table: melds numbered above it move down by one,
+        // and the event names the joined run by its number after the move.
+        let mut at = target;
         if let Some(j) = join {
             self.deal.table.remove(j);
+            if j < target {
+                at -= 1;
+            }
         }
         events.push(Event::LaidOff {
             seat,
-            meld: target,
+            meld: at,
             cards: cards.iter().map(Card::to_string).collect(),
             joined: join,
         });
@@ -1107,7 +1128,17 @@ impl Game {
         then: Option<&Action>,
         events: &mut Vec<Event>,
     ) -> Result<(), Illegal> {
-        if self.rules.readings.rescue_timing == rd::RescueTiming::AfterOwnContract {
+        if self.rules.readings.rescue_timing == rd::RescueTiming::AnyTime {
+            // No contract needed, but a contract laid this turn still makes a rescue wait.
+            if self.deal.contract_turn
+                && self.rules.readings.contract_turn_extras == rd::ContractTurnExtras::NextTurn
+            {
+                return Err(illegal(
+                    Reason::NextTurnOnly,
+                    "the contract went down this turn: a rescue waits for the next turn (contract-turn-extras=next-turn)",
+                ));
+            }
+        } else {
             self.may_play_freely(seat, "rescue").map_err(|e| Illegal {
                 code: if e.code == Reason::ContractFirst {
                     Reason::RescueNotAllowed
