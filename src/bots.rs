@@ -178,20 +178,21 @@ fn greedy(game: &Game, seat: u8) -> Action {
     let hand = &game.deal.hands[si];
     let contract = &game.rules.rounds[game.round].contract;
     if game.deal.stage == Stage::Draw {
+        // Take the discard when it completes the contract (or, after the contract, when it is wild).
         let take = match game.deal.discard.last() {
             Some(&top) if !game.deal.progress[si].done => {
                 let mut with = hand.clone();
                 with.add(top);
                 contract::laydown(&game.rules, contract, &with).is_some()
-                    && contract::laydown(&game.rules, contract, hand).is_none()
             }
             Some(&top) => game.rules.is_wild(top),
             None => false,
         };
-        if take && legal(game, seat, &Action::TakeDiscard) {
+        let can_take = !game.deal.discard.is_empty();
+        if take && can_take {
             return Action::TakeDiscard;
         }
-        if legal(game, seat, &Action::Push) {
+        if game.push_check().is_ok() || !can_take {
             return Action::Push;
         }
         return Action::TakeDiscard;
@@ -227,29 +228,35 @@ fn greedy(game: &Game, seat: u8) -> Action {
             }
         }
     }
-    // Discard the costliest card that is not wild; then anything allowed.
-    let mut by_points: Vec<Card> = hand.iter().map(|(c, _)| c).collect();
-    by_points.sort_by_key(|&c| {
-        (
-            game.rules.is_wild(c),
-            std::cmp::Reverse(game.rules.points(c)),
-        )
-    });
-    for c in by_points {
-        let a = Action::Discard(c);
-        if legal(game, seat, &a) {
-            return a;
-        }
-    }
-    Action::EndTurn
+    // Discard the costliest card that is not wild (any allowed card if all are wild).
+    let options = game.discard_options(seat);
+    options
+        .into_iter()
+        .min_by_key(|&c| {
+            (
+                game.rules.is_wild(c),
+                std::cmp::Reverse(game.rules.points(c)),
+                c,
+            )
+        })
+        .map_or(Action::EndTurn, Action::Discard)
 }
 
 fn random(game: &Game, seat: u8, rng: &mut Rng) -> Action {
     let si = usize::from(seat);
     let mut cands: Vec<Action> = Vec::new();
     if game.deal.stage == Stage::Draw {
-        cands.push(Action::TakeDiscard);
-        cands.push(Action::Push);
+        let mut v = Vec::new();
+        if !game.deal.discard.is_empty() {
+            v.push(Action::TakeDiscard);
+        }
+        if game.push_check().is_ok() {
+            v.push(Action::Push);
+        }
+        return match v.len() {
+            0 => Action::Push,
+            n => v[rng.below(n as u64) as usize].clone(),
+        };
     } else {
         let hand = &game.deal.hands[si];
         let contract = &game.rules.rounds[game.round].contract;

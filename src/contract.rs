@@ -390,7 +390,7 @@ fn run_templates(
     let len = rules.line.len();
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
     let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
-    let mut out = vec![Vec::new(); 256];
+    let mut out = vec![Vec::new(); usize::from(sizes.last().copied().unwrap_or(0)) + 1];
     for &n in &sizes {
         let n = usize::from(n);
         if n > rules.max_run() {

@@ -579,10 +579,23 @@ impl Game {
                 format!("seat {} is to play, not seat {seat}", self.deal.turn),
             ));
         }
-        let mut next = self.clone();
         let mut events = Vec::new();
-        next.act(seat, action, &mut events)?;
-        *self = next;
+        match action {
+            // These check everything before they change anything: no copy needed.
+            Action::TakeDiscard
+            | Action::Push
+            | Action::DrawStock
+            | Action::Discard(_)
+            | Action::EndTurn => {
+                self.act(seat, action, &mut events)?;
+            }
+            // Melds, lay-offs and rescues change the hand before all checks are done: work on a copy.
+            _ => {
+                let mut next = self.clone();
+                next.act(seat, action, &mut events)?;
+                *self = next;
+            }
+        }
         #[cfg(debug_assertions)]
         self.check_invariants();
         Ok(events)
@@ -660,7 +673,7 @@ impl Game {
 
     /// Shuffles the discard pile but its top into a new stock (house rule `reshuffle-discards`).
     fn reshuffle(&mut self, events: &mut Vec<Event>) -> bool {
-        if self.rules.when_empty != WhenEmpty::ReshuffleDiscards || self.deal.discard.len() < 2 {
+        if !self.can_reshuffle() {
             return false;
         }
         let top = self.deal.discard.pop().expect("two or more");
@@ -674,27 +687,27 @@ impl Game {
         true
     }
 
-    fn push(&mut self, seat: u8, events: &mut Vec<Event>) -> Result<(), Illegal> {
+    /// Whether a push is legal now, and what it does first: `Ok(Some(end))` when the hand ends at
+    /// once (nobody can draw), `Ok(None)` for an ordinary push. Changes nothing.
+    ///
+    /// # Errors
+    /// The push is refused (`push-not-allowed`).
+    pub fn push_check(&self) -> Result<Option<HandEnd>, Illegal> {
         let need = usize::from(self.rules.push_stock_cards);
-        let draws = self.rules.readings.pusher_draws == rd::PusherDraws::Yes;
-        if self.deal.stock.len() < need + usize::from(draws) {
-            self.reshuffle(events);
+        let draws = usize::from(self.rules.readings.pusher_draws == rd::PusherDraws::Yes);
+        let mut stock = self.deal.stock.len();
+        if stock < need + draws && self.can_reshuffle() {
+            stock += self.deal.discard.len() - 1;
         }
         let forbidden =
             self.rules.readings.push_with_one_stock_card == rd::PushWithOneStockCard::Forbidden;
-        let stock = self.deal.stock.len();
-        if self.deal.discard.is_empty() && stock < need {
+        let no_discard = self.deal.discard.is_empty();
+        if no_discard && (stock < need || (forbidden && stock < need + draws)) {
             // Neither a discard to take nor enough stock to push: the hand ends (unsourced: this
             // arises only after a turn ended without a discard).
-            self.end_hand(HandEnd::StockOut, events);
-            return Ok(());
+            return Ok(Some(HandEnd::StockOut));
         }
-        if forbidden && stock < need + usize::from(draws) && self.deal.discard.is_empty() {
-            // The discard cannot be taken either: nobody can draw, the hand ends.
-            self.end_hand(HandEnd::StockOut, events);
-            return Ok(());
-        }
-        if forbidden && stock < need + usize::from(draws) {
+        if forbidden && stock < need + draws {
             return Err(illegal(
                 Reason::PushNotAllowed,
                 format!(
@@ -705,13 +718,29 @@ impl Game {
         if stock < need {
             if stock == 0 {
                 // The player wants to draw from an empty stock: the hand ends.
-                self.end_hand(HandEnd::StockOut, events);
-                return Ok(());
+                return Ok(Some(HandEnd::StockOut));
             }
             return Err(illegal(
                 Reason::PushNotAllowed,
                 format!("a push needs {need} stock card(s); the stock holds {stock}"),
             ));
+        }
+        Ok(None)
+    }
+
+    fn can_reshuffle(&self) -> bool {
+        self.rules.when_empty == WhenEmpty::ReshuffleDiscards && self.deal.discard.len() >= 2
+    }
+
+    fn push(&mut self, seat: u8, events: &mut Vec<Event>) -> Result<(), Illegal> {
+        if let Some(end) = self.push_check()? {
+            self.end_hand(end, events);
+            return Ok(());
+        }
+        let need = usize::from(self.rules.push_stock_cards);
+        let draws = self.rules.readings.pusher_draws == rd::PusherDraws::Yes;
+        if self.deal.stock.len() < need + usize::from(draws) {
+            self.reshuffle(events);
         }
         let to = match self.rules.push_to {
             Direction::Left => self.seat_after(seat),
@@ -1276,6 +1305,17 @@ impl Game {
         }
     }
 
+    /// The cards `seat` may discard now, after the `no-legal-discard` relaxation if it applies.
+    pub fn discard_options(&self, seat: u8) -> Vec<Card> {
+        let allowed = self.discardable(seat);
+        if allowed.is_empty()
+            && self.rules.readings.no_legal_discard == rd::NoLegalDiscard::RelaxTakenCardThenTwos
+        {
+            return self.relaxed_discardable(seat);
+        }
+        allowed
+    }
+
     /// Cards `seat` may discard under the restrictions, before any relaxation.
     pub fn discardable(&self, seat: u8) -> Vec<Card> {
         self.discardable_with(seat, false, false)
@@ -1322,13 +1362,7 @@ impl Game {
                 format!("seat {seat} does not hold {}", card.pretty()),
             ));
         }
-        let mut allowed = self.discardable(seat);
-        if allowed.is_empty()
-            && self.rules.readings.no_legal_discard == rd::NoLegalDiscard::RelaxTakenCardThenTwos
-        {
-            allowed = self.relaxed_discardable(seat);
-        }
-        if !allowed.contains(&card) {
+        if !self.discard_options(seat).contains(&card) {
             return Err(illegal(
                 Reason::DiscardNotAllowed,
                 discard_reason(&self.rules, card, self.deal.taken),
