@@ -4,13 +4,9 @@
 //! discards its highest-scoring card; `random` picks uniformly among a sample of legal actions.
 //! Both only ever play actions that [`Game::apply`] accepts: they try them on a copy first.
 
-use crate::card::{Card, Counts};
 use crate::contract;
-use crate::disputes::reading as rd;
-use crate::game::{Action, Event, Game, MeldSpec, Stage};
-use crate::meld::{self, Interpretation, Query};
+use crate::game::{Action, Event, Game, Stage};
 use crate::rng::Rng;
-use crate::spec::{Component, MeldKind};
 
 /// A built-in player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,125 +32,21 @@ impl Bot {
     }
 }
 
-/// The declarations that pin `interp` down, as the rules want them.
-fn declare(game: &Game, cards: &[Card], interp: &Interpretation) -> MeldSpec {
-    let never = game.rules.readings.wild_declaration == rd::WildDeclaration::Never;
-    let declared = if never {
-        Vec::new()
-    } else {
-        interp.wilds().map(|r| (r.card, r.stands_for)).collect()
-    };
-    MeldSpec {
-        cards: cards.to_vec(),
-        kind: Some(interp.kind),
-        declared,
-    }
-}
-
 fn legal(game: &Game, seat: u8, a: &Action) -> bool {
     let mut g = game.clone();
     g.apply(seat, a).is_ok()
 }
 
-/// Melds for `components` from `hand`, declared.
-fn melds_for(game: &Game, hand: &Counts, components: &[Component]) -> Option<Vec<MeldSpec>> {
-    let l = contract::laydown(&game.rules, components, hand)?;
-    let mut specs = Vec::new();
-    for (c, cards) in &l.melds {
-        let v = meld::interpret(
-            &game.rules,
-            &Query {
-                cards: cards.clone(),
-                kind: Some(c.kind),
-                declared: vec![],
-            },
-        );
-        let i = v.interpretations.first()?;
-        specs.push(declare(game, cards, i));
-    }
-    Some(specs)
-}
-
-/// Candidate lay-offs of one card onto each table meld, one per way of reading the result.
-fn lay_offs(game: &Game, seat: u8) -> Vec<Action> {
-    let hand = &game.deal.hands[usize::from(seat)];
-    let mut out = Vec::new();
-    for (card, _) in hand.iter() {
-        for (m, tm) in game.deal.table.iter().enumerate() {
-            let mut ext: Vec<Interpretation> = Vec::new();
-            for o in &tm.interps {
-                match meld::extend_by_one(&game.rules, o, card) {
-                    Some(v) => ext.extend(v),
-                    None => {
-                        let mut cards = tm.cards.clone();
-                        cards.push(card);
-                        let q = Query {
-                            cards,
-                            kind: Some(o.kind),
-                            declared: vec![],
-                        };
-                        ext.extend(
-                            meld::interpret(&game.rules, &q)
-                                .interpretations
-                                .into_iter()
-                                .filter(|n| meld::extends(o, n)),
-                        );
-                    }
-                }
-            }
-            for n in &ext {
-                let declared = if game.rules.is_wild(card)
-                    && game.rules.readings.wild_declaration != rd::WildDeclaration::Never
-                {
-                    n.roles
-                        .iter()
-                        .filter(|r| r.card == card && !r.natural)
-                        .take(1)
-                        .map(|r| (r.card, r.stands_for))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                let a = Action::LayOff {
-                    meld: m,
-                    cards: vec![card],
-                    declared,
-                    join: None,
-                };
-                if !out.contains(&a) {
-                    out.push(a);
-                }
-            }
+/// Lay-offs of one card onto each meld, and rescues, as the engine lists them.
+fn table_plays(game: &Game, seat: u8) -> Vec<Action> {
+    let mut v = Vec::new();
+    for (card, _) in game.deal.hands[usize::from(seat)].iter() {
+        for m in 0..game.deal.table.len() {
+            v.extend(game.lay_off_forms(m, card, None));
         }
     }
-    out
-}
-
-/// Candidate rescues (only where the rescued wild may go to the hand).
-fn rescues(game: &Game, seat: u8) -> Vec<Action> {
-    if game.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn {
-        return Vec::new();
-    }
-    let hand = &game.deal.hands[usize::from(seat)];
-    let mut out = Vec::new();
-    for (m, tm) in game.deal.table.iter().enumerate() {
-        for i in &tm.interps {
-            for r in i.wilds() {
-                for (card, _) in hand.iter() {
-                    if !game.rules.is_wild(card) && r.stands_for_matches(card) {
-                        out.push(Action::Rescue {
-                            meld: m,
-                            natural: card,
-                            wild: r.card,
-                            then: None,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    out.dedup();
-    out
+    v.extend(game.rescue_forms(seat));
+    v
 }
 
 fn discards(game: &Game, seat: u8) -> Vec<Action> {
@@ -197,36 +89,16 @@ fn greedy(game: &Game, seat: u8) -> Action {
         }
         return Action::TakeDiscard;
     }
-    if !game.deal.progress[si].done {
-        if let Some(specs) = melds_for(game, hand, contract) {
-            let a = Action::Meld(specs);
+    let melds = game.meld_options();
+    if game.deal.progress[si].done {
+        for a in table_plays(game, seat) {
             if legal(game, seat, &a) {
                 return a;
             }
         }
-    } else {
-        for a in lay_offs(game, seat).into_iter().chain(rescues(game, seat)) {
-            if legal(game, seat, &a) {
-                return a;
-            }
-        }
-        for c in [
-            Component {
-                kind: MeldKind::Run,
-                size: game.rules.run_min,
-            },
-            Component {
-                kind: MeldKind::Set,
-                size: game.rules.set_min,
-            },
-        ] {
-            if let Some(specs) = melds_for(game, hand, &[c]) {
-                let a = Action::Meld(specs);
-                if legal(game, seat, &a) {
-                    return a;
-                }
-            }
-        }
+    }
+    if let Some(a) = melds.into_iter().next() {
+        return a;
     }
     // Discard the costliest card that is not wild (any allowed card if all are wild).
     let options = game.discard_options(seat);
@@ -258,29 +130,9 @@ fn random(game: &Game, seat: u8, rng: &mut Rng) -> Action {
             n => v[rng.below(n as u64) as usize].clone(),
         };
     } else {
-        let hand = &game.deal.hands[si];
-        let contract = &game.rules.rounds[game.round].contract;
-        if !game.deal.progress[si].done {
-            if let Some(specs) = melds_for(game, hand, contract) {
-                cands.push(Action::Meld(specs));
-            }
-        } else {
-            cands.extend(lay_offs(game, seat));
-            cands.extend(rescues(game, seat));
-            for c in [
-                Component {
-                    kind: MeldKind::Run,
-                    size: game.rules.run_min,
-                },
-                Component {
-                    kind: MeldKind::Set,
-                    size: game.rules.set_min,
-                },
-            ] {
-                if let Some(specs) = melds_for(game, hand, &[c]) {
-                    cands.push(Action::Meld(specs));
-                }
-            }
+        cands.extend(game.meld_options());
+        if game.deal.progress[si].done {
+            cands.extend(table_plays(game, seat));
         }
         cands.extend(discards(game, seat));
     }

@@ -254,6 +254,12 @@ pub fn format_cards(cards: &[Card]) -> String {
     v.join(" ")
 }
 
+/// Formats cards for people (`9♥ 10♠ JK`), in the given order.
+pub fn pretty_cards(cards: &[Card]) -> String {
+    let v: Vec<String> = cards.iter().map(|c| c.pretty()).collect();
+    v.join(" ")
+}
+
 /// A multiset of cards: a count per card kind. A hand, a pile or a deck.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Counts([u8; KINDS]);

@@ -44,7 +44,7 @@ pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> Contract
                 reason: format!(
                     "meld {} ({}) is not valid: {}",
                     i + 1,
-                    pretty(&q.cards),
+                    crate::card::pretty_cards(&q.cards),
                     v.reason
                 ),
                 extras_wait: false,
@@ -96,14 +96,6 @@ pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> Contract
             extras_wait: false,
         },
     }
-}
-
-fn pretty(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.pretty())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -250,7 +242,7 @@ fn why_not(
             return format!(
                 "meld {} ({}) is a {what} of {n}, which fills no part of the contract {want}{exact}",
                 i + 1,
-                pretty(&q.cards)
+                crate::card::pretty_cards(&q.cards)
             );
         }
     }

@@ -791,7 +791,11 @@ impl Game {
         if !v.is_valid() {
             return Err(illegal(
                 Reason::InvalidMeld,
-                format!("{} is not a meld: {}", pretty(&spec.cards), v.reason),
+                format!(
+                    "{} is not a meld: {}",
+                    crate::card::pretty_cards(&spec.cards),
+                    v.reason
+                ),
             ));
         }
         self.declaration_policy(&spec.cards, spec.kind, &spec.declared, v.interpretations)
@@ -966,7 +970,7 @@ impl Game {
                                 Reason::ContractNotMet,
                                 format!(
                                     "{} fills no part of the contract still open",
-                                    pretty(&specs[i].cards)
+                                    crate::card::pretty_cards(&specs[i].cards)
                                 ),
                             ));
                         }
@@ -1110,7 +1114,7 @@ impl Game {
                 Reason::InvalidLayOff,
                 format!(
                     "{} does not extend meld {target} ({})",
-                    pretty(cards),
+                    crate::card::pretty_cards(cards),
                     describe(&old)
                 ),
             ));
@@ -1525,18 +1529,10 @@ fn fits(rules: &Rules, c: Component, n: usize) -> bool {
     }
 }
 
-fn pretty(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.pretty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn describe(m: &TableMeld) -> String {
     m.interps
         .first()
-        .map_or_else(|| pretty(&m.cards), |i| i.describe())
+        .map_or_else(|| crate::card::pretty_cards(&m.cards), |i| i.describe())
 }
 
 fn discard_reason(rules: &Rules, card: Card, taken: Option<Card>) -> String {

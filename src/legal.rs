@@ -61,25 +61,41 @@ impl Game {
 
     /// The lay-offs of `card` onto meld `m` (joined to `join`): one per reading of the result,
     /// declared as the rules require.
-    fn lay_off_forms(&self, m: usize, card: Card, join: Option<usize>) -> Vec<Action> {
+    pub fn lay_off_forms(&self, m: usize, card: Card, join: Option<usize>) -> Vec<Action> {
         let tm = &self.deal.table[m];
-        let mut cards = tm.cards.clone();
-        cards.push(card);
-        if let Some(j) = join {
-            cards.extend_from_slice(&self.deal.table[j].cards);
-        }
         let kind = tm.interps.first().map(|i| i.kind);
-        if !meld::is_valid(&self.rules, &cards, kind) {
+        let quick: Option<Vec<Interpretation>> = match join {
+            None => tm.interps.iter().try_fold(Vec::new(), |mut acc, o| {
+                acc.extend(meld::extend_by_one(&self.rules, o, card)?);
+                Some(acc)
+            }),
+            Some(_) => None,
+        };
+        let readings: Vec<Interpretation> = match quick {
+            Some(v) => v,
+            None => {
+                let mut cards = tm.cards.clone();
+                cards.push(card);
+                if let Some(j) = join {
+                    cards.extend_from_slice(&self.deal.table[j].cards);
+                }
+                if !meld::is_valid(&self.rules, &cards, kind) {
+                    return Vec::new();
+                }
+                meld::interpret(
+                    &self.rules,
+                    &Query {
+                        cards,
+                        kind,
+                        declared: vec![],
+                    },
+                )
+                .interpretations
+            }
+        };
+        if readings.is_empty() {
             return Vec::new();
         }
-        let v = meld::interpret(
-            &self.rules,
-            &Query {
-                cards,
-                kind,
-                declared: vec![],
-            },
-        );
         let mut forms = vec![Action::LayOff {
             meld: m,
             cards: vec![card],
@@ -89,7 +105,7 @@ impl Game {
         if self.rules.is_wild(card)
             && self.rules.readings.wild_declaration != rd::WildDeclaration::Never
         {
-            for n in &v.interpretations {
+            for n in &readings {
                 for r in n.roles.iter().filter(|r| r.card == card && !r.natural) {
                     let a = Action::LayOff {
                         meld: m,
@@ -106,7 +122,8 @@ impl Game {
         forms
     }
 
-    fn rescue_forms(&self, seat: u8) -> Vec<Action> {
+    /// The rescues `seat` could try (with the lay-offs of the rescued wild that may follow).
+    pub fn rescue_forms(&self, seat: u8) -> Vec<Action> {
         let hand = &self.deal.hands[usize::from(seat)];
         let must = self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn;
         let mut out = Vec::new();
