@@ -45,7 +45,7 @@ fn table_plays(game: &Game, seat: u8) -> Vec<Action> {
             v.extend(game.lay_off_forms(m, card, None));
         }
     }
-    v.extend(game.rescue_forms(seat));
+    v.extend(game.rescue_forms(seat, false));
     v
 }
 

@@ -48,7 +48,7 @@ impl Game {
                     }
                 }
             }
-            cands.extend(self.rescue_forms(seat));
+            cands.extend(self.rescue_forms(seat, true));
         }
         let mut out: Vec<Action> = Vec::new();
         for a in cands {
@@ -122,8 +122,9 @@ impl Game {
         forms
     }
 
-    /// The rescues `seat` could try (with the lay-offs of the rescued wild that may follow).
-    pub fn rescue_forms(&self, seat: u8) -> Vec<Action> {
+    /// The rescues `seat` could try; `follow_ups` adds the forms with a lay-off of the rescued wild
+    /// in the same action (always added where `rescued-wild-fate=meld-same-turn` requires one).
+    pub fn rescue_forms(&self, seat: u8, follow_ups: bool) -> Vec<Action> {
         let hand = &self.deal.hands[usize::from(seat)];
         let must = self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn;
         let mut out = Vec::new();
@@ -146,6 +147,9 @@ impl Game {
                         wild,
                         then: None,
                     });
+                }
+                if !must && !follow_ups {
+                    continue;
                 }
                 // The rescued wild may also go straight onto a meld in the same action (it must,
                 // under meld-same-turn).
