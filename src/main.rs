@@ -79,6 +79,11 @@ enum Command {
         /// Each meld as one argument of space-separated cards.
         melds: Vec<String>,
     },
+    /// The disputes register: where the sources disagree, and the readings.
+    Disputes {
+        #[command(subcommand)]
+        action: Option<DisputesAction>,
+    },
     /// Play whole games with built-in players: one game's transcript, or a summary of many.
     Play {
         /// Seed of the first game (game i uses seed + i).
@@ -115,6 +120,15 @@ enum RulesAction {
         #[arg(required = true)]
         paths: Vec<String>,
     },
+}
+
+#[derive(Subcommand)]
+enum DisputesAction {
+    /// List the disputes (the default).
+    List,
+    /// One dispute: the question, each reading with its sources, the defaults, and which rule sets
+    /// use which reading.
+    Show { id: String },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -175,6 +189,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             contract_cmd(&common, round, hand.as_deref(), &melds)
         }
         Command::Score { cards } => score_cmd(&common, &cards),
+        Command::Disputes { action } => {
+            disputes_cmd(&common, action.unwrap_or(DisputesAction::List))
+        }
         Command::Play {
             seed,
             players,
@@ -889,6 +906,90 @@ fn event_text(e: &push_rummy::game::Event) -> String {
         } => format!("  hand over ({reason}): points {points:?}, totals {totals:?}"),
         E::GameEnded { winners, totals } => {
             format!("— game over: totals {totals:?}, winner(s) {winners:?}")
+        }
+    }
+}
+
+fn disputes_cmd(common: &Common, action: DisputesAction) -> Result<u8, Failure> {
+    use push_rummy::disputes::register;
+    let reg = register::get();
+    match action {
+        DisputesAction::List => {
+            if common.json {
+                let list: Vec<Value> = reg
+                    .disputes
+                    .iter()
+                    .map(|e| json!({ "id": e.id, "title": e.title, "games": e.games, "kind": e.kind,
+                        "readings": e.readings.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
+                        "defaults": e.defaults.iter().map(|(g, d)| (g.clone(), json!(d.reading))).collect::<serde_json::Map<_, _>>() }))
+                    .collect();
+                out!("{}", pretty_json(&json!({ "disputes": list })));
+            } else {
+                for e in &reg.disputes {
+                    let names: Vec<&str> = e.readings.iter().map(|r| r.name.as_str()).collect();
+                    out!("{:<28} {} — {}", e.id, names.join(" | "), e.title);
+                }
+                out!(
+                    "\n`push-rummy disputes show ID` explains one; `--reading ID=READING` picks a reading."
+                );
+            }
+            Ok(0)
+        }
+        DisputesAction::Show { id } => {
+            let Some(e) = reg.disputes.iter().find(|e| e.id == id) else {
+                let ids: Vec<&str> = reg.disputes.iter().map(|e| e.id.as_str()).collect();
+                let hint = match push_rummy::diag::did_you_mean(&id, ids.iter().copied()) {
+                    Some(m) => format!(" (did you mean `{m}`?)"),
+                    None => String::new(),
+                };
+                return Err(bad_input(format!(
+                    "unknown dispute `{id}`{hint}; the disputes are: {}",
+                    ids.join(", ")
+                )));
+            };
+            // Which rule sets use which reading.
+            let dispute =
+                DisputeId::from_id(&e.id).expect("the register and the generated ids agree");
+            let mut users: Vec<(String, String)> = Vec::new();
+            for (name, _, _) in BUILT_IN {
+                if let Ok(l) = rules::load(name, &[]) {
+                    users.push((name.to_string(), l.rules.readings.name(dispute).to_string()));
+                }
+            }
+            if common.json {
+                out!(
+                    "{}",
+                    pretty_json(
+                        &json!({ "dispute": e, "rule_sets": users.iter().map(|(n, r)| json!({ "rules": n, "reading": r })).collect::<Vec<_>>() })
+                    )
+                );
+            } else {
+                out!("{} — {}", e.id, e.title);
+                out!("{}", e.question);
+                out!("games: {}; kind: {}", e.games.join(", "), e.kind.join(", "));
+                for r in &e.readings {
+                    out!("\nreading `{}`: {}", r.name, r.meaning);
+                    if r.sources.is_empty() {
+                        out!("  no source states it (an engine or house choice)");
+                    }
+                    for c in &r.sources {
+                        out!("  {}: {}", c.source, c.says);
+                    }
+                    let using: Vec<&str> = users
+                        .iter()
+                        .filter(|(_, x)| *x == r.name)
+                        .map(|(n, _)| n.as_str())
+                        .collect();
+                    if !using.is_empty() {
+                        out!("  used by: {}", using.join(", "));
+                    }
+                }
+                out!("\ndefaults:");
+                for (game, d) in &e.defaults {
+                    out!("  {game}: `{}` — {}", d.reading, d.why);
+                }
+            }
+            Ok(0)
         }
     }
 }

@@ -1379,3 +1379,24 @@ fn play_many_games_prints_a_summary_and_jobs_do_not_change_it() {
     expect(2, &["play", "--bots", "clever"]);
     expect(2, &["play", "--players", "3"]);
 }
+
+#[test]
+fn disputes_lists_and_shows_the_register() {
+    let list = expect(0, &["--json", "disputes"]).json();
+    let all = list["disputes"].as_array().unwrap();
+    assert_eq!(all.len(), 33);
+    assert_eq!(all[0]["id"], "two-penalty-value");
+    assert_eq!(all[0]["defaults"]["push"], "20");
+    let text = expect(0, &["disputes", "show", "two-penalty-value"]).stdout;
+    assert!(text.contains("reading `15`"), "{text}");
+    assert!(text.contains("002:"), "{text}");
+    assert!(text.contains("used by: source-002"), "{text}");
+    let shown = expect(0, &["--json", "disputes", "show", "frozen-two"]).json();
+    assert_eq!(shown["dispute"]["readings"][1]["name"], "position");
+    let bad = expect(2, &["disputes", "show", "frozen-tw"]);
+    assert!(
+        bad.stderr.contains("did you mean `frozen-two`"),
+        "{}",
+        bad.stderr
+    );
+}
