@@ -328,6 +328,26 @@ pub struct Deal {
     pub last_push: Option<(u8, u8, Vec<Card>, bool)>,
 }
 
+impl Deal {
+    /// A deal before its first turn: the upcard not yet turned.
+    fn fresh(stock: Vec<Card>, hands: Vec<Counts>, progress: Vec<Progress>, turn: u8) -> Deal {
+        Deal {
+            stock,
+            discard: Vec::new(),
+            hands,
+            table: Vec::new(),
+            progress,
+            turn,
+            stage: Stage::Draw,
+            taken: None,
+            contract_turn: false,
+            table_progress: false,
+            stall: 0,
+            last_push: None,
+        }
+    }
+}
+
 /// A whole game.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -433,20 +453,7 @@ impl Game {
             dealer,
             totals: vec![0; usize::from(sides)],
             results: Vec::new(),
-            deal: Deal {
-                stock: Vec::new(),
-                discard: Vec::new(),
-                hands: Vec::new(),
-                table: Vec::new(),
-                progress: Vec::new(),
-                turn: 0,
-                stage: Stage::Draw,
-                taken: None,
-                contract_turn: false,
-                table_progress: false,
-                stall: 0,
-                last_push: None,
-            },
+            deal: Deal::fresh(Vec::new(), Vec::new(), Vec::new(), 0),
             rng: Rng::new(seed),
             winners: Vec::new(),
             decks,
@@ -501,26 +508,14 @@ impl Game {
                 hands[seat].add(card);
             }
         }
-        self.deal = Deal {
-            stock: order,
-            discard: Vec::new(),
-            hands,
-            table: Vec::new(),
-            progress: vec![
-                Progress {
-                    done: false,
-                    filled: vec![false; self.rules.rounds[self.round].contract.len()]
-                };
-                n
-            ],
-            turn: first,
-            stage: Stage::Draw,
-            taken: None,
-            contract_turn: false,
-            table_progress: false,
-            stall: 0,
-            last_push: None,
-        };
+        let progress = vec![
+            Progress {
+                done: false,
+                filled: vec![false; self.rules.rounds[self.round].contract.len()]
+            };
+            n
+        ];
+        self.deal = Deal::fresh(order, hands, progress, first);
         events.push(Event::Dealt {
             round: self.round + 1,
             dealer: self.dealer,
