@@ -285,31 +285,27 @@ fn rules_cmd(common: &Common, action: RulesAction) -> Result<u8, Failure> {
         RulesAction::Check { paths } => {
             let r = readings(common)?;
             let mut all = Vec::new();
-            let mut text = String::new();
             let mut failed = false;
+            // Files that load are reported on stdout, problems on stderr, each as it comes.
             for p in &paths {
                 match rules::load(p, &r) {
                     Ok(l) => {
-                        text.push_str(&format!(
-                            "{p}: ok ({}, {} deals)\n",
-                            l.rules.name,
-                            l.rules.rounds.len()
-                        ));
+                        if !common.json {
+                            out!("{p}: ok ({}, {} deals)", l.rules.name, l.rules.rounds.len());
+                        }
                         all.push(json!({ "file": p, "ok": true, "diagnostics": [] }));
                     }
                     Err(e) => {
                         failed = true;
-                        text.push_str(&e.render());
+                        if !common.json {
+                            eprint!("{}", e.render());
+                        }
                         all.push(json!({ "file": p, "ok": false, "diagnostics": e.diagnostics.0 }));
                     }
                 }
             }
             if common.json {
                 out!("{}", pretty_json(&json!({ "files": all })));
-            } else if failed {
-                eprint!("{text}");
-            } else {
-                out_raw!("{text}");
             }
             Ok(if failed { 2 } else { 0 })
         }
