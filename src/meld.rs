@@ -824,12 +824,6 @@ fn explain_run(rules: &Rules, p: &Parts) -> String {
     if by_rank[2] > 0 && !rules.two_in_sequence {
         return "2 is not a rank in a sequence in this game (runs.two-in-sequence=false)".into();
     }
-    if by_rank[2] > 0
-        && rules.twos_wild
-        && rules.readings.natural_twos == reading::NaturalTwos::Never
-    {
-        // unreachable in practice: wild twos are not naturals
-    }
     if !all_wild_ok(rules) && p.naturals.is_empty() && !natural_two_in_runs(rules) {
         return "a meld needs at least one natural card (all-wild-melds=forbidden)".into();
     }
