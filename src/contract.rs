@@ -366,6 +366,19 @@ fn run_natural_at(rules: &Rules, pl: usize, card: Card) -> bool {
         && (!rules.is_wild(card) || (card.is_two() && natural_two_in_runs(rules)))
 }
 
+/// The natural cards that may stand at a place of `rank` in a run of `suit` (any suit: all four),
+/// without allocating.
+fn place_cards(rank: Rank, suit: Option<Suit>) -> impl Iterator<Item = Card> + Clone {
+    let suits: &'static [Suit] = match suit {
+        Some(Suit::Spades) => &Suit::ALL[0..1],
+        Some(Suit::Hearts) => &Suit::ALL[1..2],
+        Some(Suit::Diamonds) => &Suit::ALL[2..3],
+        Some(Suit::Clubs) => &Suit::ALL[3..4],
+        None => &Suit::ALL,
+    };
+    suits.iter().map(move |&s| Card::new(rank, s))
+}
+
 fn run_templates(
     rules: &Rules,
     hand: &Counts,
@@ -408,16 +421,10 @@ fn run_templates(
                 let mut avail = 0;
                 for i in 0..n {
                     let pl = (start + i) % len;
-                    let cands: Vec<Card> = match suit {
-                        Some(s) => vec![Card::new(rules.line[pl].rank, s)],
-                        None => Suit::ALL
-                            .iter()
-                            .map(|&s| Card::new(rules.line[pl].rank, s))
-                            .collect(),
-                    };
+                    let cands = place_cards(rules.line[pl].rank, suit);
                     if cands
-                        .iter()
-                        .any(|&c| hand.count(c) > 0 && run_natural_at(rules, pl, c))
+                        .clone()
+                        .any(|c| hand.count(c) > 0 && run_natural_at(rules, pl, c))
                     {
                         avail += 1;
                     }
@@ -776,10 +783,7 @@ fn fill(
                 for i in 0..usize::from(comp.size) {
                     let pl = (start + i) % len;
                     let rank = rules.line[pl].rank;
-                    let cands: Vec<Card> = match suit {
-                        Some(s) => vec![Card::new(rank, *s)],
-                        None => Suit::ALL.iter().map(|&s| Card::new(rank, s)).collect(),
-                    };
+                    let cands = place_cards(rank, *suit);
                     // One slot node per place: at most one natural card per place.
                     let slot = g.node();
                     g.edge(slot, node_nat, 1);
