@@ -169,7 +169,7 @@ fn explain(pos: Pos, raw: &str) -> SyntaxError {
             "a file holds one YAML document; this one has more".into(),
             Some("remove the `---` line that starts the second document"),
         )
-    } else if raw.contains("Depth") {
+    } else if raw.contains("Depth") || raw.contains("recursion limit") {
         (
             format!("the file nests deeper than {MAX_DEPTH} levels"),
             None,
