@@ -307,6 +307,7 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
         &runs,
         hand,
         &mut chosen,
+        0,
         &mut out,
     );
     out.map(|melds| {
@@ -456,6 +457,7 @@ fn choose(
     runs: &[Vec<(Template, usize)>],
     hand: &Counts,
     chosen: &mut Vec<(Component, Template)>,
+    bound: usize,
     out: &mut Option<Vec<(Component, Vec<Card>)>>,
 ) {
     if out.is_some() {
@@ -480,22 +482,30 @@ fn choose(
         if !template_allowed(rules, comp, t, chosen) {
             continue;
         }
-        // Cheap bound: the wilds needed if each template had its naturals to itself.
+        // Cheap bound: the wilds needed if each template had its naturals to itself. `bound`
+        // carries the naturals the chosen templates could take at most.
         let need: usize = chosen
             .iter()
             .map(|(c, _)| usize::from(c.size))
             .sum::<usize>()
             + usize::from(comp.size);
-        let nat: usize = chosen
-            .iter()
-            .map(|(c, t)| naturals_alone(rules, hand, *c, t))
-            .sum::<usize>()
-            + (*avail).min(usize::from(comp.size));
-        if need > nat + wild_count {
+        let here = naturals_alone(rules, hand, comp, t, *avail);
+        if need > bound + here + wild_count {
             continue;
         }
         chosen.push((comp, t.clone()));
-        choose(rules, contract, order, k + 1, sets, runs, hand, chosen, out);
+        choose(
+            rules,
+            contract,
+            order,
+            k + 1,
+            sets,
+            runs,
+            hand,
+            chosen,
+            bound + here,
+            out,
+        );
         chosen.pop();
         if out.is_some() {
             return;
@@ -510,7 +520,9 @@ fn wilds_in(rules: &Rules, hand: &Counts) -> usize {
         .sum()
 }
 
-fn naturals_alone(rules: &Rules, hand: &Counts, c: Component, t: &Template) -> usize {
+/// The most natural cards template `t` could hold on its own: for a set, the usable copies of its
+/// rank; for a run, the places for which the hand has a natural card (`avail`).
+fn naturals_alone(rules: &Rules, hand: &Counts, c: Component, t: &Template, avail: usize) -> usize {
     let n = usize::from(c.size);
     match t {
         Template::Set { rank } => {
@@ -527,7 +539,7 @@ fn naturals_alone(rules: &Rules, hand: &Counts, c: Component, t: &Template) -> u
                 .sum();
             a.min(n)
         }
-        Template::Run { .. } => n,
+        Template::Run { .. } => avail.min(n),
     }
 }
 
