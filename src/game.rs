@@ -1202,33 +1202,24 @@ impl Game {
             ));
         };
         cards[k] = natural;
-        let v = meld::interpret(
-            &self.rules,
-            &Query {
-                cards: cards.clone(),
-                kind: old.interps.first().map(|i| i.kind),
-                declared: vec![],
-            },
-        );
-        let keep: Vec<Interpretation> =
-            v.interpretations
-                .into_iter()
-                .filter(|n| {
-                    old.interps.iter().any(|o| {
-                        let Some(role) = o.roles.iter().find(|r| {
-                            r.card == wild && !r.natural && r.stands_for_matches(natural)
-                        }) else {
-                            return false;
-                        };
-                        matched = true;
-                        if position && wild.is_two() && role.stands_for.rank() == Some(Rank::Two) {
-                            frozen = true;
-                            return false;
-                        }
-                        rescued_extends(o, n, wild, natural)
-                    })
-                })
-                .collect();
+        let mut keep: Vec<Interpretation> = Vec::new();
+        for o in &old.interps {
+            if !o
+                .roles
+                .iter()
+                .any(|r| r.card == wild && !r.natural && r.stands_for_matches(natural))
+            {
+                continue;
+            }
+            matched = true;
+            if position && wild.is_two() && natural.rank() == Some(Rank::Two) {
+                frozen = true;
+                continue;
+            }
+            keep.extend(meld::rescue_in(&self.rules, o, wild, natural));
+        }
+        keep.sort();
+        keep.dedup();
         if keep.is_empty() {
             return Err(if frozen {
                 illegal(
@@ -1550,36 +1541,4 @@ fn discard_reason(rules: &Rules, card: Card, taken: Option<Card>) -> String {
         );
     }
     format!("{} may not be discarded now", card.pretty())
-}
-
-/// `new` is `old` with the wild that stood for `natural` replaced by `natural` itself.
-fn rescued_extends(old: &Interpretation, new: &Interpretation, wild: Card, natural: Card) -> bool {
-    if old.kind != new.kind
-        || old.rank != new.rank
-        || old.suit != new.suit
-        || old.roles.len() != new.roles.len()
-    {
-        return false;
-    }
-    let mut pool: Vec<(Card, Target, bool)> = new.roles.iter().map(meld::role_key).collect();
-    let mut swapped = false;
-    for r in &old.roles {
-        let want = if !swapped && r.card == wild && !r.natural && r.stands_for_matches(natural) {
-            swapped = true;
-            None
-        } else {
-            Some(meld::role_key(r))
-        };
-        let pos = match want {
-            Some(k) => pool.iter().position(|p| *p == k),
-            None => pool.iter().position(|p| p.0 == natural && p.2),
-        };
-        match pos {
-            Some(i) => {
-                pool.swap_remove(i);
-            }
-            None => return false,
-        }
-    }
-    swapped
 }

@@ -1065,3 +1065,62 @@ pub fn extends(old: &Interpretation, new: &Interpretation) -> bool {
     }
     true
 }
+
+/// `old` with the wild `wild` that stands for `natural` replaced by `natural` itself (a rescue),
+/// if the result is a legal reading; the same as searching the new cards and keeping what keeps
+/// every other role of `old`, without the search. One result per wild role that matches.
+pub fn rescue_in(
+    rules: &Rules,
+    old: &Interpretation,
+    wild: Card,
+    natural: Card,
+) -> Vec<Interpretation> {
+    let mut out = Vec::new();
+    let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+    for (k, r) in old.roles.iter().enumerate() {
+        if r.card != wild || r.natural || !r.stands_for_matches(natural) {
+            continue;
+        }
+        // The natural card must be natural in that place.
+        if rules.is_wild(natural) {
+            let ok = natural.is_two()
+                && match old.kind {
+                    MeldKind::Run => {
+                        natural_two_in_runs(rules)
+                            && r.stands_for.rank() == Some(Rank::Two)
+                            && (old.suit.is_none() || old.suit == natural.suit())
+                    }
+                    MeldKind::Set => old.rank == Some(Rank::Two) && natural_two_in_sets(rules),
+                };
+            if !ok {
+                continue;
+            }
+        }
+        if old.kind == MeldKind::Set && forbid {
+            let suit = natural.suit();
+            let clash = old.roles.iter().enumerate().any(|(j, x)| {
+                j != k && matches!(x.stands_for, Target::Card(t) if t.suit() == suit)
+            });
+            if clash {
+                continue;
+            }
+        }
+        let mut roles = old.roles.clone();
+        roles[k] = Role {
+            place: r.place,
+            stands_for: Target::Card(natural),
+            card: natural,
+            natural: true,
+        };
+        if old.kind == MeldKind::Set {
+            roles.sort();
+        }
+        out.push(Interpretation {
+            roles,
+            ..old.clone()
+        });
+    }
+    out.sort();
+    out.dedup();
+    out
+}

@@ -392,3 +392,54 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, max_global_rejects: 200_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn rescue_by_substitution_agrees_with_the_full_search(rules in rules_strategy(), cards in cards_strategy(), pick in 0usize..8, role_pick in 0usize..8, suit in 0usize..4) {
+        prop_assume!(cards.iter().filter(|c| rules.is_wild(**c)).count() <= 4);
+        let v = meld::interpret(&rules, &Query { cards: cards.clone(), ..Query::default() });
+        prop_assume!(v.is_valid());
+        let old = &v.interpretations[pick % v.interpretations.len()];
+        let wilds: Vec<&Role> = old.wilds().collect();
+        prop_assume!(!wilds.is_empty());
+        let role = wilds[role_pick % wilds.len()];
+        let natural = match role.stands_for {
+            Target::Card(c) => c,
+            Target::Rank(r) => Card::new(r, Suit::from_index(suit)),
+        };
+        let fast = meld::rescue_in(&rules, old, role.card, natural);
+        let mut new_cards = old.roles.iter().map(|r| r.card).collect::<Vec<_>>();
+        let at = new_cards.iter().position(|c| *c == role.card).unwrap();
+        new_cards[at] = natural;
+        let key = |r: &Role| (r.card, r.stands_for, r.natural);
+        let mut want: Vec<_> = old.roles.iter().map(key).collect();
+        let slow: Vec<Interpretation> = meld::interpret(&rules, &Query { cards: new_cards, kind: Some(old.kind), declared: vec![] })
+            .interpretations
+            .into_iter()
+            .filter(|n| {
+                if n.kind != old.kind || n.rank != old.rank || n.suit != old.suit {
+                    return false;
+                }
+                // n is old with one matching wild role now the natural card, standing for itself.
+                let mut got: Vec<_> = n.roles.iter().map(key).collect();
+                got.sort();
+                old.roles.iter().enumerate().any(|(k, r)| {
+                    if r.card != role.card || r.natural || !r.stands_for_matches(natural) {
+                        return false;
+                    }
+                    if old.kind == MeldKind::Run && n.roles[k].card != natural {
+                        return false;
+                    }
+                    let mut w = want.clone();
+                    w[k] = (natural, Target::Card(natural), true);
+                    w.sort();
+                    w == got
+                })
+            })
+            .collect();
+        want.clear();
+        prop_assert_eq!(fast, slow, "old {:?} rescue {} with {}", old, role.card, natural);
+    }
+}
