@@ -312,7 +312,8 @@ pub struct Deal {
     /// The discard pile; its top is the last element.
     pub discard: Vec<Card>,
     pub hands: Vec<Counts>,
-    pub table: Vec<TableMeld>,
+    /// Shared on copy: a copy of the game (a trial move) copies only pointers to the melds.
+    pub table: Vec<Arc<TableMeld>>,
     pub progress: Vec<Progress>,
     pub turn: u8,
     pub stage: Stage,
@@ -988,11 +989,11 @@ impl Game {
         for ((s, i), c) in specs.iter().zip(interps).zip(contract_melds) {
             let mut cards = s.cards.clone();
             cards.sort();
-            self.deal.table.push(TableMeld {
+            self.deal.table.push(Arc::new(TableMeld {
                 owner: seat,
                 cards: cards.clone(),
                 interps: i,
-            });
+            }));
             events.push(Event::Melded {
                 seat,
                 meld: self.deal.table.len() - 1,
@@ -1123,11 +1124,11 @@ impl Game {
         let kind = keep.first().map(|i| i.kind);
         let keep = self.declaration_policy(cards, kind, declared, keep)?;
         combined.sort();
-        self.deal.table[target] = TableMeld {
+        self.deal.table[target] = Arc::new(TableMeld {
             owner: old.owner,
             cards: combined,
             interps: keep,
-        };
+        });
         // After a join the other run leaves the table: melds numbered above it move down by one,
         // and the event names the joined run by its number after the move.
         let mut at = target;
@@ -1250,11 +1251,11 @@ impl Game {
             });
         }
         cards.sort();
-        self.deal.table[target] = TableMeld {
+        self.deal.table[target] = Arc::new(TableMeld {
             owner: old.owner,
             cards,
             interps: keep,
-        };
+        });
         self.deal.hands[usize::from(seat)].add(wild);
         events.push(Event::Rescued {
             seat,

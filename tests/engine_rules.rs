@@ -152,11 +152,11 @@ fn rig(g: &mut Game, p: Pos) {
             );
         }
         v.sort();
-        table.push(TableMeld {
+        table.push(std::sync::Arc::new(TableMeld {
             owner: *owner,
             cards: v,
             interps: verdict.interpretations,
-        });
+        }));
     }
     let discard = cards(p.discard);
     take(&discard);
