@@ -33,8 +33,7 @@ impl Bot {
 }
 
 fn legal(game: &Game, seat: u8, a: &Action) -> bool {
-    let mut g = game.clone();
-    g.apply(seat, a).is_ok()
+    game.accepts(seat, a)
 }
 
 /// Lay-offs of one card onto each meld, and rescues, as the engine lists them.

@@ -566,15 +566,7 @@ impl Game {
     /// # Errors
     /// The action is not legal now; the game is unchanged.
     pub fn apply(&mut self, seat: u8, action: &Action) -> Result<Vec<Event>, Illegal> {
-        if self.is_over() {
-            return Err(illegal(Reason::GameOver, "the game is over"));
-        }
-        if seat != self.deal.turn {
-            return Err(illegal(
-                Reason::NotYourTurn,
-                format!("seat {} is to play, not seat {seat}", self.deal.turn),
-            ));
-        }
+        self.check_turn(seat)?;
         let mut events = Vec::new();
         match action {
             // These check everything before they change anything: no copy needed.
@@ -595,6 +587,29 @@ impl Game {
         #[cfg(debug_assertions)]
         self.check_invariants();
         Ok(events)
+    }
+
+    fn check_turn(&self, seat: u8) -> Result<(), Illegal> {
+        if self.is_over() {
+            return Err(illegal(Reason::GameOver, "the game is over"));
+        }
+        if seat != self.deal.turn {
+            return Err(illegal(
+                Reason::NotYourTurn,
+                format!("seat {} is to play, not seat {seat}", self.deal.turn),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `apply(seat, action)` would accept the action; the game is unchanged. Cheaper than
+    /// applying to a copy, which would copy the game twice.
+    pub fn accepts(&self, seat: u8, action: &Action) -> bool {
+        if self.check_turn(seat).is_err() {
+            return false;
+        }
+        let mut scratch = self.clone();
+        scratch.act(seat, action, &mut Vec::new()).is_ok()
     }
 
     fn act(&mut self, seat: u8, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {

@@ -17,9 +17,8 @@ use crate::meld::{self, Interpretation, Query, Target};
 use crate::spec::{Component, MeldKind};
 
 impl Game {
-    fn accepts(&self, a: &Action) -> bool {
-        let mut g = self.clone();
-        g.apply(g.turn(), a).is_ok()
+    fn accepts_now(&self, a: &Action) -> bool {
+        self.accepts(self.turn(), a)
     }
 
     /// Every legal action but new melds (see [`Game::meld_options`]), in a fixed order.
@@ -52,7 +51,7 @@ impl Game {
         }
         let mut out: Vec<Action> = Vec::new();
         for a in cands {
-            if !out.contains(&a) && self.accepts(&a) {
+            if !out.contains(&a) && self.accepts_now(&a) {
                 out.push(a);
             }
         }
@@ -234,7 +233,7 @@ impl Game {
                 specs.push(self.declared_spec(cards, i));
             }
             let a = Action::Meld(specs);
-            if self.accepts(&a) {
+            if self.accepts_now(&a) {
                 out.push(a);
             }
         }
