@@ -34,8 +34,8 @@ fn play_many(rules: &Rules, games: u64, bots_: &[Bot]) -> usize {
 fn every_built_in_plays_to_the_end() {
     for (name, _, _) in BUILT_IN {
         let rules = load(name, &[]).unwrap().rules;
-        play_many(&rules, 40, &[Bot::Greedy, Bot::Random]);
-        play_many(&rules, 20, &[Bot::Greedy]);
+        play_many(&rules, 250, &[Bot::Greedy, Bot::Random]);
+        play_many(&rules, 50, &[Bot::Greedy]);
     }
 }
 
