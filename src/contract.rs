@@ -25,7 +25,8 @@ pub struct ContractCheck {
     pub extras_wait: bool,
 }
 
-fn size_ok(rules: &Rules, c: Component, n: usize) -> bool {
+/// Whether a meld of `n` cards is the right size for contract meld `c` (`contract-sizes`).
+pub fn size_ok(rules: &Rules, c: Component, n: usize) -> bool {
     match rules.readings.contract_sizes {
         reading::ContractSizes::Minimum => n >= usize::from(c.size),
         reading::ContractSizes::Exact => n == usize::from(c.size),
@@ -321,24 +322,16 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
     })
 }
 
-fn natural_two_in_sets(rules: &Rules) -> bool {
-    !rules.twos_wild || rules.readings.natural_twos == reading::NaturalTwos::RunsAndSets
-}
-
-fn natural_two_in_runs(rules: &Rules) -> bool {
-    !rules.twos_wild || rules.readings.natural_twos != reading::NaturalTwos::Never
-}
-
 /// Whether `card` can be a natural card in a set of its rank.
 fn set_natural(rules: &Rules, card: Card) -> bool {
-    !rules.is_wild(card) || (card.is_two() && natural_two_in_sets(rules))
+    !rules.is_wild(card) || (card.is_two() && rules.natural_two_in_sets())
 }
 
 fn set_templates(rules: &Rules, hand: &Counts, set_count: usize) -> Vec<(Template, usize)> {
     let mut with = Vec::new();
     let mut without = Vec::new();
     for rank in Rank::ALL {
-        if rank == Rank::Two && !natural_two_in_sets(rules) {
+        if rank == Rank::Two && !rules.natural_two_in_sets() {
             continue;
         }
         let avail: usize = Suit::ALL
@@ -364,7 +357,7 @@ fn set_templates(rules: &Rules, hand: &Counts, set_count: usize) -> Vec<(Templat
 fn run_natural_at(rules: &Rules, pl: usize, card: Card) -> bool {
     let place = rules.line[pl];
     card.rank() == Some(place.rank)
-        && (!rules.is_wild(card) || (card.is_two() && natural_two_in_runs(rules)))
+        && (!rules.is_wild(card) || (card.is_two() && rules.natural_two_in_runs()))
 }
 
 /// The natural cards that may stand at a place of `rank` in a run of `suit` (any suit: all four),

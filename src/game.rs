@@ -13,7 +13,7 @@ use crate::disputes::reading as rd;
 use crate::meld::{self, Interpretation, Query, Target};
 use crate::rng::Rng;
 use crate::rules::{Direction, Rules, WhenEmpty};
-use crate::spec::{Component, MeldKind};
+use crate::spec::MeldKind;
 use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
@@ -325,7 +325,7 @@ pub struct Deal {
     pub table_progress: bool,
     /// Turns in a row in which no card reached the table.
     pub stall: u32,
-    /// The last push: (from, to, stock cards pushed, visible to all).
+    /// The last push: (from, to, stock cards pushed, shown to every seat).
     pub last_push: Option<(u8, u8, Vec<Card>, bool)>,
 }
 
@@ -963,7 +963,7 @@ impl Game {
                     for (i, s) in specs.iter().enumerate() {
                         let slot = (0..contract.len()).find(|&j| {
                             !self.deal.progress[si].filled[j]
-                                && fits(&self.rules, contract[j], s.cards.len())
+                                && contract::size_ok(&self.rules, contract[j], s.cards.len())
                                 && interps[i].iter().any(|x| x.kind == contract[j].kind)
                         });
                         if let Some(j) = slot {
@@ -1522,13 +1522,6 @@ fn single(interps: Vec<Interpretation>) -> Result<Vec<Interpretation>, Illegal> 
         ));
     }
     Ok(interps)
-}
-
-fn fits(rules: &Rules, c: Component, n: usize) -> bool {
-    match rules.readings.contract_sizes {
-        rd::ContractSizes::Minimum => n >= usize::from(c.size),
-        rd::ContractSizes::Exact => n == usize::from(c.size),
-    }
 }
 
 fn describe(m: &TableMeld) -> String {

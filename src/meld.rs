@@ -196,14 +196,6 @@ fn parts(rules: &Rules, cards: &[Card]) -> Parts {
     }
 }
 
-fn natural_two_in_sets(rules: &Rules) -> bool {
-    !rules.twos_wild || rules.readings.natural_twos == reading::NaturalTwos::RunsAndSets
-}
-
-fn natural_two_in_runs(rules: &Rules) -> bool {
-    !rules.twos_wild || rules.readings.natural_twos != reading::NaturalTwos::Never
-}
-
 fn all_wild_ok(rules: &Rules) -> bool {
     rules.readings.all_wild_melds == reading::AllWildMelds::Allowed
 }
@@ -306,7 +298,7 @@ fn sets(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) ->
         if fixed.is_some_and(|r| r != rank) {
             continue;
         }
-        if rank == Rank::Two && !natural_two_in_sets(rules) {
+        if rank == Rank::Two && !rules.natural_two_in_sets() {
             continue;
         }
         if !set_of_rank(rules, p, rank, f) {
@@ -444,7 +436,7 @@ fn assign_set_suits(
         }
         let target = Card::new(rank, Suit::from_index(s));
         let natural = target == card;
-        if natural && !natural_two_in_sets(rules) {
+        if natural && !rules.natural_two_in_sets() {
             continue;
         }
         used[s] += 1;
@@ -594,7 +586,7 @@ fn fill_wilds(
     if total != free.len() {
         return true;
     }
-    let nat2 = natural_two_in_runs(rules);
+    let nat2 = rules.natural_two_in_runs();
     let mut cont = true;
     distribute(&free, 0, &mut remaining, slot, &mut |slot| {
         let mut roles = Vec::with_capacity(places.len());
@@ -745,7 +737,7 @@ fn explain_set(rules: &Rules, p: &Parts) -> String {
         // No naturals but wild-capable cards.
         if !all_wild_ok(rules) {
             let twos = p.wilds.iter().any(|(c, _)| c.is_two());
-            return if twos && !natural_two_in_sets(rules) {
+            return if twos && !rules.natural_two_in_sets() {
                 format!(
                     "a meld needs at least one natural card (all-wild-melds=forbidden), and a 2 is natural only in a run (natural-twos={})",
                     rules.readings.natural_twos.name()
@@ -824,7 +816,7 @@ fn explain_run(rules: &Rules, p: &Parts) -> String {
     if by_rank[2] > 0 && !rules.two_in_sequence {
         return "2 is not a rank in a sequence in this game (runs.two-in-sequence=false)".into();
     }
-    if !all_wild_ok(rules) && p.naturals.is_empty() && !natural_two_in_runs(rules) {
+    if !all_wild_ok(rules) && p.naturals.is_empty() && !rules.natural_two_in_runs() {
         return "a meld needs at least one natural card (all-wild-melds=forbidden)".into();
     }
     let ranks: Vec<String> = p
@@ -941,7 +933,7 @@ fn extend_set(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
         for s in Suit::ALL {
             let t = Card::new(rank, s);
             let natural = t == card;
-            if natural && !natural_two_in_sets(rules) {
+            if natural && !rules.natural_two_in_sets() {
                 continue;
             }
             push(Role {
@@ -965,7 +957,7 @@ fn extend_run(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
     let starts = if rules.wrap_around { len } else { len + 1 - n };
     let fits = |s: usize| (0..n).all(|k| ranks[k] == Some(rules.line[(s + k) % len].rank));
     let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
-    let nat2 = natural_two_in_runs(rules);
+    let nat2 = rules.natural_two_in_runs();
     for start in (0..starts).filter(|&s| fits(s)) {
         // The new card below the run (new start) or above it.
         let mut ends: Vec<(usize, bool)> = Vec::with_capacity(2);
@@ -1086,11 +1078,11 @@ pub fn rescue_in(
             let ok = natural.is_two()
                 && match old.kind {
                     MeldKind::Run => {
-                        natural_two_in_runs(rules)
+                        rules.natural_two_in_runs()
                             && r.stands_for.rank() == Some(Rank::Two)
                             && (old.suit.is_none() || old.suit == natural.suit())
                     }
-                    MeldKind::Set => old.rank == Some(Rank::Two) && natural_two_in_sets(rules),
+                    MeldKind::Set => old.rank == Some(Rank::Two) && rules.natural_two_in_sets(),
                 };
             if !ok {
                 continue;

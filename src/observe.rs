@@ -5,7 +5,6 @@
 //! the seat (other hands, the stock) never changes it (a property test checks this).
 
 use crate::card::Card;
-use crate::disputes::reading as rd;
 use crate::game::{Game, Stage};
 use serde::Serialize;
 
@@ -47,7 +46,6 @@ pub struct Observation {
 /// What `seat` sees now.
 pub fn observe(game: &Game, seat: u8) -> Observation {
     let d = &game.deal;
-    let face_up = game.rules.readings.push_card_visibility == rd::PushCardVisibility::FaceUp;
     Observation {
         seat,
         round: game.round + 1,
@@ -78,10 +76,14 @@ pub fn observe(game: &Game, seat: u8) -> Observation {
             .collect(),
         contract_done: d.progress.iter().map(|p| p.done).collect(),
         totals: game.totals.clone(),
-        last_push: d.last_push.as_ref().map(|(from, to, cards, _)| SeenPush {
-            from: *from,
-            to: *to,
-            stock: (face_up || *to == seat).then(|| cards.iter().map(Card::to_string).collect()),
-        }),
+        last_push: d
+            .last_push
+            .as_ref()
+            .map(|(from, to, cards, face_up)| SeenPush {
+                from: *from,
+                to: *to,
+                stock: (*face_up || *to == seat)
+                    .then(|| cards.iter().map(Card::to_string).collect()),
+            }),
     }
 }

@@ -960,9 +960,14 @@ impl Rules {
         };
     }
 
-    /// Whether any meld can hold a natural 2 under these rules.
-    pub fn natural_twos_possible(&self) -> bool {
-        self.readings.natural_twos != reading::NaturalTwos::Never
+    /// Whether a 2 may stand for itself in a set (a set of twos): always when twos are not wild.
+    pub fn natural_two_in_sets(&self) -> bool {
+        !self.twos_wild || self.readings.natural_twos == reading::NaturalTwos::RunsAndSets
+    }
+
+    /// Whether a 2 may stand for itself in a run, at its own place.
+    pub fn natural_two_in_runs(&self) -> bool {
+        !self.twos_wild || self.readings.natural_twos != reading::NaturalTwos::Never
     }
 }
 
