@@ -342,7 +342,15 @@ proptest! {
         prop_assume!(cards.iter().filter(|c| rules.is_wild(**c)).count() <= 4);
         let fast = meld::interpret(&rules, &Query { cards: cards.clone(), ..Query::default() });
         let slow = brute(&rules, &cards);
-        prop_assert_eq!(&fast.interpretations, &slow, "cards {:?}", cards);
+        if fast.truncated {
+            // The oracle stops listing at MAX_INTERPRETATIONS (four distinct wilds around a
+            // wrapping line can exceed it): what it lists must still be right.
+            prop_assert_eq!(fast.interpretations.len(), meld::MAX_INTERPRETATIONS);
+            prop_assert!(slow.len() > meld::MAX_INTERPRETATIONS);
+            prop_assert!(fast.interpretations.iter().all(|i| slow.binary_search(i).is_ok()), "cards {:?}", cards);
+        } else {
+            prop_assert_eq!(&fast.interpretations, &slow, "cards {:?}", cards);
+        }
         prop_assert_eq!(meld::is_valid(&rules, &cards, None), !slow.is_empty());
     }
 
