@@ -288,7 +288,7 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
         )
     });
     let total: usize = contract.iter().map(|c| usize::from(c.size)).sum();
-    if total > hand.len() {
+    if total > hand.len() || !may_meet(rules, contract, hand) {
         return None;
     }
     let sets = set_templates(
@@ -320,6 +320,246 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
             melds: v.into_iter().map(|(_, m)| m).collect(),
         }
     })
+}
+
+/// A quick necessary condition for [`laydown`], without allocating: the contract relaxed so that
+/// one natural card may count towards several contract melds and per-meld limits on wilds are
+/// ignored. Each set takes a rank and each run a window, and the wild cards must fill what the
+/// naturals leave open. `false` means no laydown exists; `true` decides nothing.
+///
+/// Sets only need a few candidate ranks: a group of `j` sets on one rank can move to any unused
+/// rank whose `j` sets would hold at least as many naturals without needing more wilds, so for
+/// `m` sets the `m` best ranks for each group size `j` suffice.
+fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
+    let all_wild = rules.readings.all_wild_melds == reading::AllWildMelds::Allowed;
+    let forbid_dup = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+    let mut wilds = 0usize;
+    // Usable natural cards per rank and suit, for sets.
+    let mut nat = [[0usize; 4]; 13];
+    for (card, k) in hand.iter() {
+        let k = usize::from(k);
+        if rules.is_wild(card) {
+            wilds += k;
+        }
+        if let Some(rank) = card.rank()
+            && set_natural(rules, card)
+        {
+            let suit = card.suit().expect("a ranked card has a suit");
+            nat[usize::from(rank.number()) - 1][suit as usize] += k;
+        }
+    }
+    // Runs: per suit (one pool under any-suits), the places a hand card can fill naturally and
+    // how many such cards there are. Runs sharing a pool share its cards: together they hold at
+    // most the pool's cards, and each at most its best window's places.
+    let len = rules.line.len();
+    let mut masks = [0u32; 4];
+    let mut totals = [0usize; 4];
+    for (si, &suit) in Suit::ALL.iter().enumerate() {
+        let mut counted = 0u16;
+        for (pl, place) in rules.line.iter().enumerate() {
+            let card = Card::new(place.rank, suit);
+            if hand.count(card) > 0 && run_natural_at(rules, pl, card) {
+                masks[si] |= 1 << pl;
+                if counted & (1 << place.rank.number()) == 0 {
+                    counted |= 1 << place.rank.number();
+                    totals[si] += usize::from(hand.count(card));
+                }
+            }
+        }
+    }
+    let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
+    let any = [masks.iter().fold(0, |a, m| a | m)];
+    let any_total = [totals.iter().sum::<usize>()];
+    let (pools, pool_totals): (&[u32], &[usize]) = if same_suit {
+        (&masks, &totals)
+    } else {
+        (&any, &any_total)
+    };
+    let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
+    // The most naturals one window of each run component can take, per pool (`None`: the
+    // component cannot lie there).
+    let mut best = [[None::<usize>; 4]; 4];
+    let mut run_sizes = [0usize; 4];
+    let r = contract.iter().filter(|c| c.kind == MeldKind::Run).count();
+    for (i, c) in contract
+        .iter()
+        .filter(|c| c.kind == MeldKind::Run)
+        .enumerate()
+    {
+        let n = usize::from(c.size);
+        if n > rules.max_run() {
+            return false;
+        }
+        let starts = if rules.wrap_around {
+            if n == len { 1 } else { len }
+        } else {
+            if !both_ends && n == len && rules.line[0].rank == Rank::Ace {
+                return false;
+            }
+            len + 1 - n
+        };
+        if i >= 4 {
+            continue;
+        }
+        run_sizes[i] = n;
+        for start in 0..starts {
+            let window = (0..n).fold(0u32, |w, k| w | 1 << ((start + k) % len));
+            for (p, &pool) in pools.iter().enumerate() {
+                let avail = (pool & window).count_ones() as usize;
+                if avail > 0 || all_wild {
+                    best[i][p] = Some(best[i][p].map_or(avail, |b: usize| b.max(avail)));
+                }
+            }
+        }
+        if best[i].iter().all(Option::is_none) {
+            return false;
+        }
+    }
+    let mut need = 0usize;
+    if r > 4 {
+        // Too many to pair up cheaply: each run on its own.
+        for i in 0..4 {
+            let most = best[i].iter().flatten().max().copied().unwrap_or(0);
+            need += run_sizes[i] - most;
+        }
+    } else if r > 0 {
+        let split = rules.readings.same_suit_runs_in_contract
+            == reading::SameSuitRunsInContract::Forbidden
+            && same_suit;
+        let p = pools.len();
+        let mut cheapest = usize::MAX;
+        'runs: for code in 0..p.pow(u32::try_from(r).unwrap_or(u32::MAX)) {
+            let mut size = [0usize; 4];
+            let mut avail = [0usize; 4];
+            let mut used = [0usize; 4];
+            let mut c = code;
+            for i in 0..r {
+                let pool = c % p;
+                c /= p;
+                let Some(b) = best[i][pool] else {
+                    continue 'runs;
+                };
+                if split && used[pool] > 0 {
+                    continue 'runs;
+                }
+                used[pool] += 1;
+                size[pool] += run_sizes[i];
+                avail[pool] += b;
+            }
+            let cost: usize = (0..p)
+                .map(|q| size[q] - avail[q].min(pool_totals[q]).min(size[q]))
+                .sum();
+            cheapest = cheapest.min(cost);
+        }
+        if cheapest == usize::MAX {
+            return false;
+        }
+        need = cheapest;
+    }
+    if need > wilds {
+        return false;
+    }
+    // Sets: every assignment of the set components to the candidate ranks.
+    let m = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
+    if m == 0 {
+        return true;
+    }
+    if m > 4 {
+        // Too many to enumerate cheaply; the full search decides.
+        return true;
+    }
+    // The naturals of rank `r` that `j` sets of it can hold between them.
+    let usable = |r: usize, j: usize| -> usize {
+        nat[r]
+            .iter()
+            .map(|&c| if forbid_dup { c.min(j) } else { c })
+            .sum()
+    };
+    let distinct = rules.readings.same_rank_sets == reading::SameRankSets::Forbidden;
+    let mut candidates = [0usize; 16];
+    let mut k = 0;
+    let group_sizes = if distinct || !forbid_dup { 1 } else { m };
+    let twos = rules.natural_two_in_sets();
+    for j in 1..=group_sizes {
+        // The `m` ranks whose `j` sets hold the most naturals (ties: lower rank first).
+        let mut key = [0usize; 13];
+        let mut taken = [false; 13];
+        for (r, slot) in key.iter_mut().enumerate() {
+            *slot = usable(r, j);
+        }
+        taken[1] = !twos;
+        for _ in 0..m {
+            let Some(r) = (0..13)
+                .filter(|&r| !taken[r])
+                .max_by_key(|&r| (key[r], 13 - r))
+            else {
+                break;
+            };
+            taken[r] = true;
+            if !candidates[..k].contains(&r) {
+                candidates[k] = r;
+                k += 1;
+            }
+        }
+    }
+    let sizes = contract
+        .iter()
+        .filter(|c| c.kind == MeldKind::Set)
+        .map(|c| c.size);
+    let first = usize::from(sizes.clone().next().unwrap_or(0));
+    if sizes.clone().all(|x| usize::from(x) == first) {
+        // Equal sets: a group is just a count, so choose how many sets each candidate takes
+        // (least wilds for `t` sets among the first candidates, one candidate at a time).
+        let mut dp = [usize::MAX; 5];
+        dp[0] = need;
+        for &r in &candidates[..k] {
+            let mut next = dp;
+            for t in 0..m {
+                if dp[t] == usize::MAX {
+                    continue;
+                }
+                let most = if distinct { 1 } else { m - t };
+                for j in 1..=most {
+                    if usable(r, 1) == 0 && !all_wild {
+                        break;
+                    }
+                    let cost = dp[t] + (j * first).saturating_sub(usable(r, j));
+                    next[t + j] = next[t + j].min(cost);
+                }
+            }
+            dp = next;
+        }
+        return dp[m] <= wilds;
+    }
+    let combos = k.pow(u32::try_from(m).unwrap_or(u32::MAX));
+    'combo: for code in 0..combos {
+        let mut group = [(0usize, 0usize); 16];
+        let mut c = code;
+        for comp in contract.iter().filter(|c| c.kind == MeldKind::Set) {
+            let slot = c % k;
+            c /= k;
+            if distinct && group[slot].1 > 0 {
+                continue 'combo;
+            }
+            group[slot].0 += usize::from(comp.size);
+            group[slot].1 += 1;
+        }
+        let mut cost = need;
+        for (slot, &(g, j)) in group.iter().enumerate().take(k) {
+            if j == 0 {
+                continue;
+            }
+            let r = candidates[slot];
+            if usable(r, 1) == 0 && !all_wild {
+                continue 'combo;
+            }
+            cost += g.saturating_sub(usable(r, j));
+        }
+        if cost <= wilds {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether `card` can be a natural card in a set of its rank.

@@ -855,7 +855,7 @@ pub fn extend_by_one(
     card: Card,
 ) -> Option<Vec<Interpretation>> {
     let n = old.roles.len();
-    if n + 1 > MAX_MELD_CARDS {
+    if n + 1 > MAX_MELD_CARDS || !may_extend(rules, old, card) {
         return Some(Vec::new());
     }
     let mut out = Vec::new();
@@ -871,6 +871,39 @@ pub fn extend_by_one(
     out.sort();
     out.dedup();
     Some(out)
+}
+
+/// A quick necessary condition for a natural card to extend `old`: a set's rank, or a run's suit
+/// and a rank next to one of its ends on the rank line.
+/// Wild cards always pass.
+fn may_extend(rules: &Rules, old: &Interpretation, card: Card) -> bool {
+    if rules.is_wild(card) {
+        return true;
+    }
+    let Some(rank) = card.rank() else {
+        return true;
+    };
+    match old.kind {
+        MeldKind::Set => old.rank == Some(rank),
+        MeldKind::Run => {
+            if old.suit.is_some() && card.suit() != old.suit {
+                return false;
+            }
+            // Next to an end on the rank line (taken as a circle, a superset of every line).
+            let len = rules.line.len();
+            let next_to = |r: Option<Rank>| {
+                r.is_some_and(|r| {
+                    (0..len).any(|pl| {
+                        rules.line[pl].rank == r
+                            && (rules.line[(pl + 1) % len].rank == rank
+                                || rules.line[(pl + len - 1) % len].rank == rank)
+                    })
+                })
+            };
+            next_to(old.roles.first().and_then(|r| r.stands_for.rank()))
+                || next_to(old.roles.last().and_then(|r| r.stands_for.rank()))
+        }
+    }
 }
 
 fn extend_set(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Interpretation>) {
