@@ -48,6 +48,22 @@ fn table_plays(game: &Game, seat: u8) -> Vec<Action> {
     v
 }
 
+/// The first legal play of [`table_plays`], found without listing the others.
+fn first_table_play(game: &Game, seat: u8) -> Option<Action> {
+    for (card, _) in game.deal.hands[usize::from(seat)].iter() {
+        for m in 0..game.deal.table.len() {
+            for a in game.lay_off_forms(m, card, None) {
+                if legal(game, seat, &a) {
+                    return Some(a);
+                }
+            }
+        }
+    }
+    game.rescue_forms(seat, false)
+        .into_iter()
+        .find(|a| legal(game, seat, a))
+}
+
 fn discards(game: &Game, seat: u8) -> Vec<Action> {
     let hand = &game.deal.hands[usize::from(seat)];
     let mut v: Vec<Action> = hand.iter().map(|(c, _)| Action::Discard(c)).collect();
@@ -88,15 +104,12 @@ fn greedy(game: &Game, seat: u8) -> Action {
         }
         return Action::TakeDiscard;
     }
-    let melds = game.meld_options();
-    if game.deal.progress[si].done {
-        for a in table_plays(game, seat) {
-            if legal(game, seat, &a) {
-                return a;
-            }
-        }
+    if game.deal.progress[si].done
+        && let Some(a) = first_table_play(game, seat)
+    {
+        return a;
     }
-    if let Some(a) = melds.into_iter().next() {
+    if let Some(a) = game.first_meld_option() {
         return a;
     }
     // Discard the costliest card that is not wild (any allowed card if all are wild).

@@ -260,6 +260,14 @@ pub fn pretty_cards(cards: &[Card]) -> String {
     v.join(" ")
 }
 
+/// A card serializes as its notation (`10H`, `JK`), so transcripts and JSON output read the same
+/// as the card arguments people type.
+impl serde::Serialize for Card {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 /// A multiset of cards: a count per card kind. A hand, a pile or a deck.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Counts([u8; KINDS]);

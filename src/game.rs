@@ -200,25 +200,25 @@ pub enum Event {
         first: u8,
     },
     UpcardBuried {
-        card: String,
+        card: Card,
     },
     Upcard {
-        card: String,
+        card: Card,
     },
     TookDiscard {
         seat: u8,
-        card: String,
+        card: Card,
     },
     Pushed {
         seat: u8,
         to: u8,
-        discard: Option<String>,
-        stock: Vec<String>,
+        discard: Option<Card>,
+        stock: Vec<Card>,
         face_up: bool,
     },
     Drew {
         seat: u8,
-        card: String,
+        card: Card,
     },
     Reshuffled {
         cards: usize,
@@ -226,24 +226,24 @@ pub enum Event {
     Melded {
         seat: u8,
         meld: usize,
-        cards: Vec<String>,
+        cards: Vec<Card>,
         contract: bool,
     },
     LaidOff {
         seat: u8,
         meld: usize,
-        cards: Vec<String>,
+        cards: Vec<Card>,
         joined: Option<usize>,
     },
     Rescued {
         seat: u8,
         meld: usize,
-        natural: String,
-        wild: String,
+        natural: Card,
+        wild: Card,
     },
     Discarded {
         seat: u8,
-        card: String,
+        card: Card,
     },
     TurnEnded {
         seat: u8,
@@ -314,7 +314,8 @@ pub struct Deal {
     pub hands: Vec<Counts>,
     /// Shared on copy: a copy of the game (a trial move) copies only pointers to the melds.
     pub table: Vec<Arc<TableMeld>>,
-    pub progress: Vec<Progress>,
+    /// Shared on copy, like the table: it changes only when melds go down.
+    pub progress: Arc<Vec<Progress>>,
     pub turn: u8,
     pub stage: Stage,
     /// The card taken from the discard pile this turn.
@@ -331,7 +332,7 @@ pub struct Deal {
 
 impl Deal {
     /// A deal before its first turn: the upcard not yet turned.
-    fn fresh(stock: Vec<Card>, hands: Vec<Counts>, progress: Vec<Progress>, turn: u8) -> Deal {
+    fn fresh(stock: Vec<Card>, hands: Vec<Counts>, progress: Arc<Vec<Progress>>, turn: u8) -> Deal {
         Deal {
             stock,
             discard: Vec::new(),
@@ -361,7 +362,8 @@ pub struct Game {
     pub dealer: u8,
     /// Cumulative score per side.
     pub totals: Vec<i64>,
-    pub results: Vec<HandResult>,
+    /// Shared on copy: it changes only when a hand ends.
+    pub results: Arc<Vec<HandResult>>,
     pub deal: Deal,
     pub rng: Rng,
     pub winners: Vec<u8>,
@@ -453,8 +455,8 @@ impl Game {
             round: 0,
             dealer,
             totals: vec![0; usize::from(sides)],
-            results: Vec::new(),
-            deal: Deal::fresh(Vec::new(), Vec::new(), Vec::new(), 0),
+            results: Arc::default(),
+            deal: Deal::fresh(Vec::new(), Vec::new(), Arc::default(), 0),
             rng: Rng::new(seed),
             winners: Vec::new(),
             decks,
@@ -516,7 +518,7 @@ impl Game {
             };
             n
         ];
-        self.deal = Deal::fresh(order, hands, progress, first);
+        self.deal = Deal::fresh(order, hands, Arc::new(progress), first);
         events.push(Event::Dealt {
             round: self.round + 1,
             dealer: self.dealer,
@@ -536,9 +538,7 @@ impl Game {
                 && self.rules.is_wild(card)
                 && self.deal.stock.iter().any(|c| !self.rules.is_wild(*c))
             {
-                events.push(Event::UpcardBuried {
-                    card: card.to_string(),
-                });
+                events.push(Event::UpcardBuried { card });
                 match self.rules.readings.bury_position {
                     rd::BuryPosition::Bottom => self.deal.stock.insert(0, card),
                     rd::BuryPosition::Middle => {
@@ -554,9 +554,7 @@ impl Game {
                 continue;
             }
             self.deal.discard.push(card);
-            events.push(Event::Upcard {
-                card: card.to_string(),
-            });
+            events.push(Event::Upcard { card });
             return;
         }
     }
@@ -675,10 +673,7 @@ impl Game {
         self.deal.hands[usize::from(seat)].add(card);
         self.deal.taken = Some(card);
         self.deal.stage = Stage::Play;
-        events.push(Event::TookDiscard {
-            seat,
-            card: card.to_string(),
-        });
+        events.push(Event::TookDiscard { seat, card });
         Ok(())
     }
 
@@ -774,8 +769,8 @@ impl Game {
         events.push(Event::Pushed {
             seat,
             to,
-            discard: top.map(|t| t.to_string()),
-            stock: pushed.iter().map(Card::to_string).collect(),
+            discard: top,
+            stock: pushed.clone(),
             face_up,
         });
         self.deal.last_push = Some((seat, to, pushed, face_up));
@@ -787,10 +782,7 @@ impl Game {
             }
             let card = self.deal.stock.pop().expect("checked above");
             self.deal.hands[usize::from(seat)].add(card);
-            events.push(Event::Drew {
-                seat,
-                card: card.to_string(),
-            });
+            events.push(Event::Drew { seat, card });
         }
         Ok(())
     }
@@ -957,7 +949,7 @@ impl Game {
                     for (i, a) in c.assignment.iter().enumerate() {
                         contract_melds[i] = a.is_some();
                     }
-                    self.deal.progress[si].done = true;
+                    Arc::make_mut(&mut self.deal.progress)[si].done = true;
                 }
                 rd::ContractInOneTurn::Piecemeal => {
                     for (i, s) in specs.iter().enumerate() {
@@ -967,12 +959,13 @@ impl Game {
                                 && interps[i].iter().any(|x| x.kind == contract[j].kind)
                         });
                         if let Some(j) = slot {
-                            self.deal.progress[si].filled[j] = true;
+                            Arc::make_mut(&mut self.deal.progress)[si].filled[j] = true;
                             interps[i].retain(|x| x.kind == contract[j].kind);
                             contract_melds[i] = true;
                         }
                     }
-                    self.deal.progress[si].done = self.deal.progress[si].filled.iter().all(|f| *f);
+                    let p = &mut Arc::make_mut(&mut self.deal.progress)[si];
+                    p.done = p.filled.iter().all(|f| *f);
                     // Melds that fill no piece are extras: only once the last piece is down, and
                     // only where the rules allow extras on the contract turn.
                     if let Some(i) = contract_melds.iter().position(|c| !c) {
@@ -1012,7 +1005,7 @@ impl Game {
             events.push(Event::Melded {
                 seat,
                 meld: self.deal.table.len() - 1,
-                cards: cards.iter().map(Card::to_string).collect(),
+                cards: cards.to_vec(),
                 contract: c,
             });
         }
@@ -1156,7 +1149,7 @@ impl Game {
         events.push(Event::LaidOff {
             seat,
             meld: at,
-            cards: cards.iter().map(Card::to_string).collect(),
+            cards: cards.to_vec(),
             joined: join,
         });
         self.deal.table_progress = true;
@@ -1275,8 +1268,8 @@ impl Game {
         events.push(Event::Rescued {
             seat,
             meld: target,
-            natural: natural.to_string(),
-            wild: wild.to_string(),
+            natural,
+            wild,
         });
         self.deal.table_progress = true;
         let must = self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn;
@@ -1376,10 +1369,7 @@ impl Game {
         }
         self.deal.hands[si].remove(card);
         self.deal.discard.push(card);
-        events.push(Event::Discarded {
-            seat,
-            card: card.to_string(),
-        });
+        events.push(Event::Discarded { seat, card });
         if self.deal.hands[si].is_empty() {
             events.push(Event::WentOut { seat });
             self.end_hand(HandEnd::WentOut(seat), events);
@@ -1448,7 +1438,7 @@ impl Game {
             points: points.clone(),
             totals: self.totals.clone(),
         });
-        self.results.push(HandResult { end, points });
+        Arc::make_mut(&mut self.results).push(HandResult { end, points });
         if self.round + 1 < self.rules.rounds.len() {
             self.round += 1;
             self.dealer = self.seat_after(self.dealer);

@@ -191,6 +191,15 @@ impl Game {
     /// contract one new run and one new set when the hand has them. Not every possible meld: a
     /// caller that wants others builds `Action::Meld` itself and asks `apply`.
     pub fn meld_options(&self) -> Vec<Action> {
+        self.meld_options_up_to(usize::MAX)
+    }
+
+    /// The first of [`Game::meld_options`], without searching for the others.
+    pub fn first_meld_option(&self) -> Option<Action> {
+        self.meld_options_up_to(1).pop()
+    }
+
+    fn meld_options_up_to(&self, limit: usize) -> Vec<Action> {
         if self.is_over() || self.deal.stage != Stage::Play {
             return Vec::new();
         }
@@ -235,6 +244,9 @@ impl Game {
             let a = Action::Meld(specs);
             if self.accepts_now(&a) {
                 out.push(a);
+                if out.len() == limit {
+                    break;
+                }
             }
         }
         out

@@ -675,7 +675,7 @@ impl Summary {
         }
         self.hands += g.results.len() as u64;
         self.actions += p.actions.len() as u64;
-        for r in &g.results {
+        for r in g.results.iter() {
             match r.end {
                 HandEnd::WentOut(_) => self.went_out += 1,
                 HandEnd::StockOut => self.stock_out += 1,
@@ -855,11 +855,8 @@ fn event_text(e: &push_rummy::game::Event) -> String {
             face_up,
         } => format!(
             "  seat {seat} pushes {}{} to seat {to}{}",
-            discard
-                .as_deref()
-                .map(|d| format!("{d} + "))
-                .unwrap_or_default(),
-            stock.join(" "),
+            discard.map(|d| format!("{d} + ")).unwrap_or_default(),
+            push_rummy::card::format_cards(stock),
             if *face_up { "" } else { " (face down)" }
         ),
         E::Drew { seat, card } => format!("  seat {seat} draws {card}"),
@@ -871,7 +868,7 @@ fn event_text(e: &push_rummy::game::Event) -> String {
             contract,
         } => format!(
             "  seat {seat} melds #{meld}: {}{}",
-            cards.join(" "),
+            push_rummy::card::format_cards(cards),
             if *contract { " (contract)" } else { "" }
         ),
         E::LaidOff {
@@ -881,7 +878,7 @@ fn event_text(e: &push_rummy::game::Event) -> String {
             joined,
         } => format!(
             "  seat {seat} lays off {} on #{meld}{}",
-            cards.join(" "),
+            push_rummy::card::format_cards(cards),
             joined
                 .map(|j| format!(", joining #{j}"))
                 .unwrap_or_default()

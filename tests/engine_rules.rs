@@ -35,10 +35,6 @@ fn counts(s: &str) -> Counts {
     Counts::from_cards(&cards(s))
 }
 
-fn strings(s: &str) -> Vec<String> {
-    cards(s).iter().map(Card::to_string).collect()
-}
-
 fn sorted(s: &str) -> Vec<Card> {
     let mut v = cards(s);
     v.sort();
@@ -188,7 +184,7 @@ fn rig(g: &mut Game, p: Pos) {
     g.deal.discard = discard;
     g.deal.stock = stock;
     g.deal.table = table;
-    g.deal.progress = progress;
+    g.deal.progress = Arc::new(progress);
     g.deal.turn = p.turn;
     g.deal.stage = p.stage;
     g.deal.taken = None;
@@ -343,7 +339,7 @@ fn take_discard__takes_the_top_discard_into_hand() {
         ev,
         vec![Event::TookDiscard {
             seat: 1,
-            card: "KH".into()
+            card: c("KH")
         }]
     );
     assert_hand(&g, 1, "5S 6S KH");
@@ -377,13 +373,13 @@ fn push__gives_top_discard_and_top_stock_card_to_the_left_then_pusher_draws_yes(
             Event::Pushed {
                 seat: 1,
                 to: 2,
-                discard: Some("KH".into()),
-                stock: strings("4S"),
+                discard: Some(c("KH")),
+                stock: cards("4S"),
                 face_up: true,
             },
             Event::Drew {
                 seat: 1,
-                card: "5C".into()
+                card: c("5C")
             },
         ]
     );
@@ -406,8 +402,8 @@ fn pusher_draws__no_means_the_push_is_the_draw() {
         vec![Event::Pushed {
             seat: 1,
             to: 2,
-            discard: Some("KH".into()),
-            stock: strings("4S"),
+            discard: Some(c("KH")),
+            stock: cards("4S"),
             face_up: true,
         }]
     );
@@ -422,7 +418,7 @@ fn pusher_draws__no_means_the_push_is_the_draw() {
         ev,
         vec![Event::Discarded {
             seat: 1,
-            card: "6S".into()
+            card: c("6S")
         }]
     );
     assert_eq!(g.deal.turn, 2);
@@ -461,8 +457,8 @@ fn push_to__right_in_a_house_file_sends_the_cards_to_the_previous_seat() {
         Event::Pushed {
             seat: 1,
             to: 0,
-            discard: Some("KH".into()),
-            stock: strings("4S"),
+            discard: Some(c("KH")),
+            stock: cards("4S"),
             face_up: true,
         }
     );
@@ -496,8 +492,8 @@ fn push_with_one_stock_card__allowed_hand_ends_pushes_then_ends_the_hand_as_a_st
         Event::Pushed {
             seat: 1,
             to: 2,
-            discard: Some("KH".into()),
-            stock: strings("4S"),
+            discard: Some(c("KH")),
+            stock: cards("4S"),
             face_up: true,
         }
     );
@@ -547,7 +543,7 @@ fn push_with_one_stock_card__forbidden_refuses_the_push_and_the_discard_must_be_
         ev,
         vec![Event::TookDiscard {
             seat: 1,
-            card: "KH".into()
+            card: c("KH")
         }]
     );
     assert_hand(&g, 1, "5S KH");
@@ -673,13 +669,13 @@ fn contract_in_one_turn__required_refuses_half_a_contract_and_takes_the_whole() 
             Event::Melded {
                 seat: 1,
                 meld: 0,
-                cards: strings("7S 7H 7D"),
+                cards: cards("7S 7H 7D"),
                 contract: true
             },
             Event::Melded {
                 seat: 1,
                 meld: 1,
-                cards: strings("9S 9H 9D"),
+                cards: cards("9S 9H 9D"),
                 contract: true
             },
         ]
@@ -702,7 +698,7 @@ fn contract_in_one_turn__piecemeal_takes_one_meld_now_and_the_rest_on_a_later_tu
         vec![Event::Melded {
             seat: 1,
             meld: 0,
-            cards: strings("7S 7H 7D"),
+            cards: cards("7S 7H 7D"),
             contract: true
         }]
     );
@@ -777,7 +773,7 @@ fn contract_turn_extras__allowed_lets_a_meld_and_a_lay_off_follow_on_the_contrac
         vec![Event::Melded {
             seat: 1,
             meld: 2,
-            cards: strings("QS QH QD"),
+            cards: cards("QS QH QD"),
             contract: false
         }]
     );
@@ -787,7 +783,7 @@ fn contract_turn_extras__allowed_lets_a_meld_and_a_lay_off_follow_on_the_contrac
         vec![Event::LaidOff {
             seat: 1,
             meld: 0,
-            cards: strings("7C"),
+            cards: cards("7C"),
             joined: None
         }]
     );
@@ -1113,7 +1109,7 @@ fn lay_off__extends_a_run_at_either_end_but_not_past_a_gap() {
         vec![Event::LaidOff {
             seat: 1,
             meld: 0,
-            cards: strings("4S"),
+            cards: cards("4S"),
             joined: None
         }]
     );
@@ -1142,7 +1138,7 @@ fn lay_off__two_cards_at_both_ends_in_one_action() {
         vec![Event::LaidOff {
             seat: 1,
             meld: 0,
-            cards: strings("4S 8S"),
+            cards: cards("4S 8S"),
             joined: None
         }]
     );
@@ -1232,7 +1228,7 @@ fn run_join_split__join_allowed_joins_two_runs_into_one() {
         vec![Event::LaidOff {
             seat: 1,
             meld: 0,
-            cards: strings("6H"),
+            cards: cards("6H"),
             joined: Some(1)
         }]
     );
@@ -1274,7 +1270,7 @@ fn run_join_split__join_allowed_onto_the_later_meld_leaves_one_run() {
         vec![Event::LaidOff {
             seat: 1,
             meld: 0,
-            cards: strings("6H"),
+            cards: cards("6H"),
             joined: Some(0)
         }],
         "the event names the joined run by its number after the join, and the number the other run had"
@@ -1331,8 +1327,8 @@ fn rescue_timing__any_time_allows_a_rescue_before_the_contract() {
         vec![Event::Rescued {
             seat: 1,
             meld: 0,
-            natural: "7D".into(),
-            wild: "JK".into()
+            natural: c("7D"),
+            wild: c("JK")
         }]
     );
     assert_hand(&g, 1, "JK 7S KC");
@@ -1423,13 +1419,13 @@ fn rescued_wild_fate__meld_same_turn_wants_the_wild_melded_in_the_same_action() 
             Event::Rescued {
                 seat: 1,
                 meld: 0,
-                natural: "7D".into(),
-                wild: "JK".into()
+                natural: c("7D"),
+                wild: c("JK")
             },
             Event::LaidOff {
                 seat: 1,
                 meld: 1,
-                cards: strings("JK"),
+                cards: cards("JK"),
                 joined: None
             },
         ]
@@ -1473,8 +1469,8 @@ fn frozen_two__represents_itself_lets_the_natural_two_rescue_a_wild_two() {
         vec![Event::Rescued {
             seat: 1,
             meld: 0,
-            natural: "2H".into(),
-            wild: "2C".into()
+            natural: c("2H"),
+            wild: c("2C")
         }]
     );
     assert_eq!(g.deal.table[0].cards, sorted("AH 2H 3H 4H"));
@@ -1512,7 +1508,7 @@ fn discard_restrictions__none_lets_a_two_and_the_taken_card_go() {
         ev,
         vec![Event::Discarded {
             seat: 1,
-            card: "KH".into()
+            card: c("KH")
         }]
     );
     assert_eq!(g.deal.discard.last(), Some(&c("KH")));
@@ -1648,7 +1644,7 @@ fn going_out__by_discarding_the_last_card_the_partner_scores_nothing_and_opponen
         &[
             Event::Discarded {
                 seat: 1,
-                card: "5C".into()
+                card: c("5C")
             },
             Event::WentOut { seat: 1 }
         ]
@@ -1659,7 +1655,7 @@ fn going_out__by_discarding_the_last_card_the_partner_scores_nothing_and_opponen
     assert_eq!(points, vec![55, 0]);
     assert_eq!(totals, vec![55, 0]);
     assert_eq!(
-        g.results,
+        *g.results,
         vec![HandResult {
             end: HandEnd::WentOut(1),
             points: vec![55, 0]
@@ -1687,7 +1683,7 @@ fn going_out__meld_or_discard_lets_a_player_meld_or_lay_off_his_last_cards() {
             Event::Melded {
                 seat: 1,
                 meld: 2,
-                cards: strings("QS QD QC"),
+                cards: cards("QS QD QC"),
                 contract: false
             },
             Event::WentOut { seat: 1 }
@@ -1874,13 +1870,15 @@ fn stall_limit__a_card_reaching_the_table_resets_the_count() {
 fn last_hand(ties: &str, prior: &[[u32; 2]], out: u8, side0: &str, side1: &str) -> Vec<Event> {
     let mut g = push(&[(DisputeId::Ties, ties)]);
     g.round = g.rules.rounds.len() - 1;
-    g.results = prior
-        .iter()
-        .map(|p| HandResult {
-            end: HandEnd::WentOut(0),
-            points: p.to_vec(),
-        })
-        .collect();
+    g.results = Arc::new(
+        prior
+            .iter()
+            .map(|p| HandResult {
+                end: HandEnd::WentOut(0),
+                points: p.to_vec(),
+            })
+            .collect(),
+    );
     g.totals = (0..2)
         .map(|s| prior.iter().map(|p| i64::from(p[s])).sum())
         .collect();
@@ -2027,7 +2025,7 @@ fn upcard_wild__allowed_starts_the_discard_pile_with_the_joker() {
         ev,
         vec![Event::TookDiscard {
             seat: 1,
-            card: "JK".into()
+            card: c("JK")
         }]
     );
 }
@@ -2054,10 +2052,8 @@ fn new_deal__after_a_hand_the_dealer_moves_left_and_the_next_deal_starts() {
                 dealer: 1,
                 first: 2
             },
-            &Event::UpcardBuried { card: "JK".into() },
-            &Event::Upcard {
-                card: next.to_string()
-            },
+            &Event::UpcardBuried { card: c("JK") },
+            &Event::Upcard { card: next },
         ]
     );
     assert_eq!((g.round, g.dealer, g.deal.turn), (1, 1, 2));
