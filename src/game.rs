@@ -1498,8 +1498,19 @@ impl Game {
     }
 }
 
+/// One reading, or a refusal asking for declarations. Readings that give every wild the same
+/// meaning (an all-natural 13-card run on a circular line lies two ways, ace low or high) are
+/// not a question a declaration could settle: they all stay, as floating readings do.
 fn single(interps: Vec<Interpretation>) -> Result<Vec<Interpretation>, Illegal> {
-    if interps.len() > 1 {
+    let wild_meanings = |i: &Interpretation| -> Vec<(Card, Target)> {
+        let mut v: Vec<(Card, Target)> = i.wilds().map(|r| (r.card, r.stands_for)).collect();
+        v.sort();
+        v
+    };
+    let undecidable = interps
+        .split_first()
+        .is_some_and(|(a, rest)| rest.iter().all(|b| wild_meanings(a) == wild_meanings(b)));
+    if interps.len() > 1 && !undecidable {
         let options: Vec<String> = interps.iter().take(6).map(|i| i.describe()).collect();
         return Err(illegal(
             Reason::AmbiguousWild,

@@ -958,6 +958,32 @@ fn wild_declaration__when_ambiguous_asks_only_where_the_meld_can_be_read_two_way
 }
 
 #[test]
+fn wild_declaration__when_ambiguous_does_not_ask_about_a_meld_without_wilds() {
+    // On Push's circular line a natural 13-card run lies ace low (A–K) or ace high (2–A). The 2♠
+    // is natural (natural-twos=runs-only), so there is no wild to declare: both readings stay.
+    let mut g = push(&[]);
+    rig(
+        &mut g,
+        Pos {
+            hands: &[
+                "KH",
+                "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 9C",
+                "9D",
+                "AH",
+            ],
+            discard: "4D",
+            table: &[(1, "QC QH QD")],
+            ..Pos::default()
+        },
+    );
+    ok(&mut g, 1, meld("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"));
+    assert_eq!(g.deal.table[1].interps.len(), 2);
+    // With a wild in it, the same question has an answer to declare, and is asked.
+    let mut g = declaring_game("when-ambiguous");
+    rejected(&mut g, 1, meld("9H 10H JK"), Reason::AmbiguousWild);
+}
+
+#[test]
 fn wild_declaration__always_requires_the_kind_and_every_wild() {
     let mut g = declaring_game("always");
     rejected(&mut g, 1, meld("7C 7H JK"), Reason::DeclarationRequired);
