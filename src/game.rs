@@ -1498,19 +1498,25 @@ impl Game {
     }
 }
 
-/// One reading, or a refusal asking for declarations. Readings that give every wild the same
-/// meaning (an all-natural 13-card run on a circular line lies two ways, ace low or high) are
-/// not a question a declaration could settle: they all stay, as floating readings do.
-fn single(interps: Vec<Interpretation>) -> Result<Vec<Interpretation>, Illegal> {
+/// Whether a declaration could narrow `interps` down: more than one reading, and two that give
+/// some wild different meanings. Readings that give every wild the same meaning (an all-natural
+/// 13-card run on a circular line lies two ways, ace low or high) are not a question a
+/// declaration could settle: they all stay, as floating readings do.
+pub fn needs_declaration(interps: &[Interpretation]) -> bool {
     let wild_meanings = |i: &Interpretation| -> Vec<(Card, Target)> {
         let mut v: Vec<(Card, Target)> = i.wilds().map(|r| (r.card, r.stands_for)).collect();
         v.sort();
         v
     };
-    let undecidable = interps
+    interps
         .split_first()
-        .is_some_and(|(a, rest)| rest.iter().all(|b| wild_meanings(a) == wild_meanings(b)));
-    if interps.len() > 1 && !undecidable {
+        .is_some_and(|(a, rest)| rest.iter().any(|b| wild_meanings(a) != wild_meanings(b)))
+}
+
+/// One reading (or several no declaration could tell apart), or a refusal asking for
+/// declarations.
+fn single(interps: Vec<Interpretation>) -> Result<Vec<Interpretation>, Illegal> {
+    if needs_declaration(&interps) {
         let options: Vec<String> = interps.iter().take(6).map(|i| i.describe()).collect();
         return Err(illegal(
             Reason::AmbiguousWild,

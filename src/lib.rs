@@ -1,3 +1,4 @@
+pub mod action_text;
 pub mod bots;
 pub mod card;
 pub mod contract;
@@ -7,7 +8,10 @@ pub mod game;
 pub mod legal;
 pub mod meld;
 pub mod observe;
+pub mod position;
 pub mod rng;
 pub mod rules;
+pub mod scenario;
 pub mod spec;
+pub mod transcript;
 pub mod yaml;

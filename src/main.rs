@@ -107,6 +107,21 @@ enum Command {
         #[arg(required = true)]
         cards: Vec<String>,
     },
+    /// Replay a scenario file: its canonical transcript, and whether every expectation holds.
+    /// `--check` compares the scenarios' golden transcripts (NAME.snap next to NAME.yaml),
+    /// `--bless` rewrites them. Exit 0: all hold; 1: an expectation failed or a golden differs;
+    /// 2: bad input or a missing golden.
+    Replay {
+        /// Scenario files; with --check or --bless also directories (searched recursively).
+        #[arg(required = true)]
+        paths: Vec<String>,
+        /// Compare each transcript with its golden file.
+        #[arg(long, conflicts_with = "bless")]
+        check: bool,
+        /// Write each transcript to its golden file.
+        #[arg(long)]
+        bless: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -189,6 +204,11 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             contract_cmd(&common, round, hand.as_deref(), &melds)
         }
         Command::Score { cards } => score_cmd(&common, &cards),
+        Command::Replay {
+            paths,
+            check,
+            bless,
+        } => replay_cmd(&common, &paths, check, bless),
         Command::Disputes { action } => {
             disputes_cmd(&common, action.unwrap_or(DisputesAction::List))
         }
@@ -985,4 +1005,150 @@ fn disputes_cmd(common: &Common, action: DisputesAction) -> Result<u8, Failure> 
             Ok(0)
         }
     }
+}
+
+/// `replay`: one scenario's transcript, or `--check` / `--bless` over files and directories.
+fn replay_cmd(common: &Common, paths: &[String], check: bool, bless: bool) -> Result<u8, Failure> {
+    use push_rummy::scenario;
+    use push_rummy::transcript::{self, Replay};
+    let extra = readings(common)?;
+    let mut files = Vec::new();
+    for p in paths {
+        let path = std::path::Path::new(p);
+        if path.is_dir() {
+            if !(check || bless) {
+                return Err(bad_input(format!(
+                    "{p} is a directory: replay prints one scenario; use --check or --bless for a directory"
+                )));
+            }
+            let found =
+                scenario::find_scenarios(path).map_err(|e| bad_input(format!("{p}: {e}")))?;
+            if found.is_empty() {
+                return Err(bad_input(format!("{p}: no scenario files (*.yaml) found")));
+            }
+            files.extend(found);
+        } else {
+            files.push(path.to_path_buf());
+        }
+    }
+    let load = |f: &std::path::Path| {
+        scenario::load(f, &extra).map_err(|e| Failure {
+            code: 2,
+            json: json!({ "error": "the scenario could not be loaded", "file": f.display().to_string(), "diagnostics": e.diagnostics.0 }),
+            text: e.render(),
+        })
+    };
+    let report_failures = |f: &std::path::Path, r: &Replay| {
+        for x in &r.failures {
+            eprintln!("{}:{}: step {}: {}", f.display(), x.line, x.step, x.message);
+        }
+    };
+    if !(check || bless) {
+        if files.len() != 1 {
+            return Err(bad_input(
+                "replay prints one scenario; give one file, or use --check or --bless for several"
+                    .into(),
+            ));
+        }
+        let f = &files[0];
+        let s = load(f)?;
+        let r = transcript::replay(&s);
+        if common.json {
+            out!("{}", pretty_json(&r.transcript.json()));
+        } else {
+            out_raw!("{}", r.transcript.text());
+        }
+        report_failures(f, &r);
+        return Ok(if r.failures.is_empty() { 0 } else { 1 });
+    }
+    let mut worst = 0u8;
+    let mut results = Vec::new();
+    let (mut ok, mut differ, mut failed, mut missing, mut bad) = (0, 0, 0, 0, 0);
+    for f in &files {
+        let name = f.display().to_string();
+        let s = match load(f) {
+            Ok(s) => s,
+            Err(e) => {
+                eprint!("{}", e.text);
+                bad += 1;
+                worst = 2;
+                results.push(json!({ "file": name, "status": "bad-input", "diagnostics": e.json["diagnostics"] }));
+                continue;
+            }
+        };
+        let r = transcript::replay(&s);
+        let text = r.transcript.text();
+        let golden = transcript::golden_path(f);
+        let held = r.failures.is_empty();
+        if !held {
+            report_failures(f, &r);
+            failed += 1;
+            worst = worst.max(1);
+        }
+        if bless {
+            let body = transcript::golden_file(&text);
+            let before = std::fs::read_to_string(&golden).ok();
+            let status = if before.as_deref() == Some(body.as_str()) {
+                "unchanged"
+            } else if let Err(e) = std::fs::write(&golden, &body) {
+                eprintln!("{}: cannot write: {e}", golden.display());
+                worst = 2;
+                "write-failed"
+            } else {
+                "blessed"
+            };
+            if !common.json {
+                out!("{status:<9} {}", golden.display());
+            }
+            results.push(json!({ "file": name, "golden": golden.display().to_string(), "status": status, "held": held }));
+            continue;
+        }
+        let Ok(stored) = std::fs::read_to_string(&golden) else {
+            eprintln!(
+                "{name}: no golden transcript {} (run `push-rummy replay --bless {name}` and review it)",
+                golden.display()
+            );
+            missing += 1;
+            worst = 2;
+            results.push(json!({ "file": name, "status": "missing-golden", "held": held }));
+            continue;
+        };
+        let Some(want) = transcript::golden_contents(&stored) else {
+            eprintln!(
+                "{}: not a golden transcript (it must start with a `---` header)",
+                golden.display()
+            );
+            bad += 1;
+            worst = 2;
+            results.push(json!({ "file": name, "status": "bad-golden", "held": held }));
+            continue;
+        };
+        if want == text.trim_end() {
+            if held {
+                ok += 1;
+            }
+            if !common.json {
+                out!("{:<9} {name}", if held { "ok" } else { "FAILED" });
+            }
+            results.push(json!({ "file": name, "status": "same", "held": held }));
+        } else {
+            differ += 1;
+            worst = worst.max(1);
+            let d = transcript::diff(&want, text.trim_end(), 60);
+            if !common.json {
+                out!("DIFFERS   {name} (- golden {}, + replay)", golden.display());
+                out_raw!("{d}");
+            }
+            results.push(json!({ "file": name, "status": "differs", "held": held, "diff": d }));
+        }
+    }
+    if common.json {
+        out!("{}", pretty_json(&json!({ "scenarios": results })));
+    } else if check {
+        out!(
+            "{} scenario(s): {ok} ok, {differ} differ from their golden, {failed} with failed expectations, {missing} without golden, {bad} unreadable",
+            files.len()
+        );
+    }
+    Ok(worst)
 }

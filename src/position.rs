@@ -1,0 +1,469 @@
+//! Games that start somewhere other than the first deal of a fresh game: at a later deal (with the
+//! scores of the earlier hands), from an explicit pack order, or from an explicit position (hands,
+//! stock, discard pile, melds on the table, who has met the contract, whose turn it is).
+//!
+//! Used by scenario files ([`crate::scenario`]). Everything is checked: the cards placed must be
+//! exactly this game's pack, table melds must be melds, seats must be at the table. Problems come
+//! back as a [`PositionError`] that says which part of the position is wrong, so that a scenario
+//! can point at the line.
+
+use crate::card::{Card, Counts};
+use crate::disputes::reading::WildDeclaration;
+use crate::game::{Game, HandEnd, HandResult, MeldSpec, Progress, Stage, TableMeld, pack};
+use crate::meld::{self, Query};
+use crate::rng::Rng;
+use crate::rules::Rules;
+use std::sync::Arc;
+
+/// How a game starts: the table and the generator.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Start {
+    pub players: u8,
+    pub dealer: u8,
+    /// The deal the game starts at, from 0 (the first deal).
+    pub round: usize,
+    /// The generator's seed. It shuffles the first deal played (unless an explicit order is given)
+    /// and everything after it.
+    pub seed: u64,
+    /// Points per side of hands played before the start, one row per hand (the last row is "the
+    /// last hand" for the reading `ties`).
+    pub scores: Vec<Vec<u32>>,
+    /// Explicit pack orders (first card on top) for the coming deals, used before the generator.
+    pub decks: Vec<Vec<Card>>,
+}
+
+/// Where the cards not placed explicitly go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rest {
+    /// Nowhere: every card of the pack must be placed.
+    #[default]
+    None,
+    /// Under the listed stock cards, in canonical pack order (the first of them nearest the top).
+    Stock,
+    /// Under the listed discard pile, in canonical pack order (the first of them nearest the top).
+    Discard,
+}
+
+/// An explicit position within a deal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Each seat's hand.
+    pub hands: Vec<Vec<Card>>,
+    /// The stock, top card first.
+    pub stock: Vec<Card>,
+    /// The discard pile, top card first.
+    pub discard: Vec<Card>,
+    pub rest: Rest,
+    /// Melds on the table, in table order: owner and meld (kind and declarations optional).
+    pub table: Vec<(u8, MeldSpec)>,
+    /// Seats that have met this deal's contract; `None`: the owners of table melds.
+    pub contract_met: Option<Vec<u8>>,
+    /// The seat to play; `None`: the first player of the deal.
+    pub turn: Option<u8>,
+    /// `Draw` (the turn starts) or `Play` (the draw was made).
+    pub stage: Stage,
+    /// The card taken from the discard pile this turn (only with `Stage::Play`).
+    pub taken: Option<Card>,
+}
+
+/// Which part of a start or position is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Players, dealer, round or scores.
+    Table,
+    /// An explicit pack order (index into `Start::decks`).
+    Deck(usize),
+    Hand(u8),
+    Stock,
+    Discard,
+    /// A table meld (index).
+    Meld(usize),
+    ContractMet,
+    Turn,
+    Stage,
+    Taken,
+    /// The cards as a whole (missing or extra cards).
+    Cards,
+}
+
+/// A start or position that cannot be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    pub place: Place,
+    pub message: String,
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position {
+            hands: Vec::new(),
+            stock: Vec::new(),
+            discard: Vec::new(),
+            rest: Rest::None,
+            table: Vec::new(),
+            contract_met: None,
+            turn: None,
+            stage: Stage::Draw,
+            taken: None,
+        }
+    }
+}
+
+fn err(place: Place, message: impl Into<String>) -> PositionError {
+    PositionError {
+        place,
+        message: message.into(),
+    }
+}
+
+/// Compares placed cards with the pack: `Ok` when they are exactly the pack, otherwise a message
+/// naming the cards missing and the cards placed too often (with where they were placed).
+pub fn check_pack(
+    rules: &Rules,
+    players: u8,
+    placed: &[(String, Vec<Card>)],
+) -> Result<(), String> {
+    let want = Counts::from_cards(&pack(rules, players));
+    let mut have = Counts::new();
+    for (_, cards) in placed {
+        have.add_all(&Counts::from_cards(cards));
+    }
+    if have == want {
+        return Ok(());
+    }
+    let mut problems = Vec::new();
+    for card in Card::all() {
+        let (h, w) = (have.count(card), want.count(card));
+        if h > w {
+            let places: Vec<&str> = placed
+                .iter()
+                .filter(|(_, v)| v.contains(&card))
+                .map(|(p, _)| p.as_str())
+                .collect();
+            problems.push(if w == 0 {
+                format!(
+                    "{card} is not in this pack (placed in {})",
+                    places.join(", ")
+                )
+            } else {
+                format!(
+                    "{card} is placed {h} times ({}) but the pack has {w}",
+                    places.join(", ")
+                )
+            });
+        }
+    }
+    let mut missing = Vec::new();
+    for card in Card::all() {
+        let (h, w) = (have.count(card), want.count(card));
+        for _ in h..w {
+            missing.push(card.to_string());
+        }
+    }
+    if !missing.is_empty() {
+        let shown = if missing.len() > 16 {
+            format!(
+                "{} and {} more",
+                missing[..16].join(" "),
+                missing.len() - 16
+            )
+        } else {
+            missing.join(" ")
+        };
+        problems.push(format!(
+            "{} card(s) of the pack are not placed: {shown}",
+            missing.len()
+        ));
+    }
+    Err(format!(
+        "the cards are not the pack of {} for {players} players ({} cards): {}",
+        rules.name,
+        want.len(),
+        problems.join("; ")
+    ))
+}
+
+impl Game {
+    /// A game starting at deal `start.round` (dealt from `start.decks[0]` or shuffled by the
+    /// seed), after the hands in `start.scores`.
+    ///
+    /// # Errors
+    /// A player count the rules do not allow, a dealer or round out of range, score rows of the
+    /// wrong width, or an explicit pack that is not this game's pack.
+    pub fn start_at(rules: Arc<Rules>, start: &Start) -> Result<Game, PositionError> {
+        let rounds = rules.rounds.len();
+        if start.round >= rounds {
+            return Err(err(
+                Place::Table,
+                format!(
+                    "{} has {rounds} deal(s); deal {} does not exist",
+                    rules.name,
+                    start.round + 1
+                ),
+            ));
+        }
+        if start.players < rules.players.0 || start.players > rules.players.1 {
+            return Err(err(
+                Place::Table,
+                format!(
+                    "{} is played by {} to {} players, not {}",
+                    rules.name, rules.players.0, rules.players.1, start.players
+                ),
+            ));
+        }
+        for (i, d) in start.decks.iter().enumerate() {
+            check_pack(
+                &rules,
+                start.players,
+                &[(format!("deck {}", i + 1), d.clone())],
+            )
+            .map_err(|m| err(Place::Deck(i), m))?;
+        }
+        // Deal the requested round as if it were the first: the same rules with the earlier deals
+        // left out, then the full rules back in place.
+        let mut later = (*rules).clone();
+        later.rounds = rules.rounds[start.round..].to_vec();
+        let mut g = Game::new(
+            Arc::new(later),
+            start.players,
+            start.dealer,
+            start.seed,
+            start.decks.clone(),
+        )
+        .map_err(|e| err(Place::Table, e.0))?;
+        g.rules = rules;
+        g.round = start.round;
+        for (i, row) in start.scores.iter().enumerate() {
+            if row.len() != usize::from(g.sides) {
+                return Err(err(
+                    Place::Table,
+                    format!(
+                        "score row {} has {} value(s); this table has {} side(s)",
+                        i + 1,
+                        row.len(),
+                        g.sides
+                    ),
+                ));
+            }
+            for (t, p) in g.totals.iter_mut().zip(row) {
+                *t += i64::from(*p);
+            }
+            // How the earlier hands ended is not known; only their points count.
+            Arc::make_mut(&mut g.results).push(HandResult {
+                end: HandEnd::StockOut,
+                points: row.clone(),
+            });
+        }
+        Ok(g)
+    }
+
+    /// A game in an explicit position of deal `start.round`. The generator is seeded with
+    /// `start.seed` at this point (for reshuffles and the deals after this one).
+    ///
+    /// # Errors
+    /// As [`Game::start_at`], and a position that does not fit the game: cards that are not
+    /// exactly the pack, an invalid or ambiguous table meld, seats not at the table, a taken card
+    /// not in the hand of the seat to play.
+    pub fn from_position(
+        rules: Arc<Rules>,
+        start: &Start,
+        pos: &Position,
+    ) -> Result<Game, PositionError> {
+        let later_decks = Start {
+            decks: Vec::new(),
+            ..start.clone()
+        };
+        for (i, d) in start.decks.iter().enumerate() {
+            check_pack(
+                &rules,
+                start.players,
+                &[(format!("deck {}", i + 1), d.clone())],
+            )
+            .map_err(|m| err(Place::Deck(i), m))?;
+        }
+        let mut g = Game::start_at(rules, &later_decks)?;
+        let n = usize::from(g.players);
+        if pos.hands.len() != n {
+            return Err(err(
+                Place::Hand(pos.hands.len().min(255) as u8),
+                format!(
+                    "the position gives {} hand(s) for {n} players",
+                    pos.hands.len()
+                ),
+            ));
+        }
+        // Table melds first: their cards count as placed.
+        let mut table = Vec::with_capacity(pos.table.len());
+        for (i, (owner, spec)) in pos.table.iter().enumerate() {
+            if usize::from(*owner) >= n {
+                return Err(err(
+                    Place::Meld(i),
+                    format!(
+                        "meld {i} belongs to seat {owner}, not a seat of {n} players (0 to {})",
+                        n - 1
+                    ),
+                ));
+            }
+            let verdict = meld::interpret(
+                &g.rules,
+                &Query {
+                    cards: spec.cards.clone(),
+                    kind: spec.kind,
+                    declared: spec.declared.clone(),
+                },
+            );
+            if !verdict.is_valid() {
+                return Err(err(
+                    Place::Meld(i),
+                    format!(
+                        "meld {i} ({}) is not a meld: {}",
+                        crate::card::format_cards(&spec.cards),
+                        verdict.reason
+                    ),
+                ));
+            }
+            if crate::game::needs_declaration(&verdict.interpretations)
+                && g.rules.readings.wild_declaration != WildDeclaration::Never
+            {
+                let options: Vec<String> = verdict
+                    .interpretations
+                    .iter()
+                    .take(4)
+                    .map(|x| x.describe())
+                    .collect();
+                return Err(err(
+                    Place::Meld(i),
+                    format!(
+                        "meld {i} ({}) can be read {} ways ({}): declare its kind or what its wilds stand for",
+                        crate::card::format_cards(&spec.cards),
+                        verdict.interpretations.len(),
+                        options.join("; ")
+                    ),
+                ));
+            }
+            let mut cards = spec.cards.clone();
+            cards.sort();
+            table.push(Arc::new(TableMeld {
+                owner: *owner,
+                cards,
+                interps: verdict.interpretations,
+            }));
+        }
+        // The rest of the pack, in canonical order.
+        let mut placed: Vec<(String, Vec<Card>)> = Vec::new();
+        for (s, h) in pos.hands.iter().enumerate() {
+            placed.push((format!("hand of seat {s}"), h.clone()));
+        }
+        for (i, m) in table.iter().enumerate() {
+            placed.push((format!("meld {i}"), m.cards.clone()));
+        }
+        placed.push(("stock".into(), pos.stock.clone()));
+        placed.push(("discard pile".into(), pos.discard.clone()));
+        let mut stock = pos.stock.clone();
+        let mut discard = pos.discard.clone();
+        if pos.rest != Rest::None {
+            let mut rest = Counts::from_cards(&pack(&g.rules, g.players));
+            for (_, cards) in &placed {
+                for c in cards {
+                    if !rest.remove(*c) {
+                        // Too many of this card: reported below by the pack check.
+                        continue;
+                    }
+                }
+            }
+            let rest = rest.cards();
+            match pos.rest {
+                Rest::Stock => stock.extend(&rest),
+                Rest::Discard => discard.extend(&rest),
+                Rest::None => {}
+            }
+            let label = if pos.rest == Rest::Stock {
+                "stock"
+            } else {
+                "discard pile"
+            };
+            placed.push((format!("the rest ({label})"), rest));
+        }
+        check_pack(&g.rules, g.players, &placed).map_err(|m| err(Place::Cards, m))?;
+        let contract = g.rules.rounds[g.round].contract.len();
+        let met: Vec<u8> = match &pos.contract_met {
+            Some(v) => v.clone(),
+            None => {
+                let mut v: Vec<u8> = table.iter().map(|m| m.owner).collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            }
+        };
+        let mut progress = vec![
+            Progress {
+                done: false,
+                filled: vec![false; contract],
+            };
+            n
+        ];
+        for &s in &met {
+            let Some(p) = progress.get_mut(usize::from(s)) else {
+                return Err(err(
+                    Place::ContractMet,
+                    format!("seat {s} is not a seat of {n} players (0 to {})", n - 1),
+                ));
+            };
+            p.done = true;
+            p.filled = vec![true; contract];
+        }
+        let turn = pos.turn.unwrap_or(g.deal.turn);
+        if usize::from(turn) >= n {
+            return Err(err(
+                Place::Turn,
+                format!("seat {turn} is not a seat of {n} players (0 to {})", n - 1),
+            ));
+        }
+        if pos.stage == Stage::Over {
+            return Err(err(
+                Place::Stage,
+                "a position is at the draw or in play, not over",
+            ));
+        }
+        if let Some(t) = pos.taken {
+            if pos.stage != Stage::Play {
+                return Err(err(
+                    Place::Taken,
+                    "a card is taken from the discard pile only once the draw is made (stage: play)",
+                ));
+            }
+            if !pos.hands[usize::from(turn)].contains(&t) {
+                return Err(err(
+                    Place::Taken,
+                    format!(
+                        "the taken card {t} is not in the hand of seat {turn}, the seat to play"
+                    ),
+                ));
+            }
+        }
+        g.deal.hands = pos.hands.iter().map(|h| Counts::from_cards(h)).collect();
+        // The engine keeps piles with their top last.
+        g.deal.stock = stock.into_iter().rev().collect();
+        g.deal.discard = discard.into_iter().rev().collect();
+        g.deal.table = table;
+        g.deal.progress = Arc::new(progress);
+        g.deal.turn = turn;
+        g.deal.stage = pos.stage;
+        g.deal.taken = pos.taken;
+        g.deal.contract_turn = false;
+        g.deal.table_progress = false;
+        g.deal.stall = 0;
+        g.deal.last_push = None;
+        g.rng = Rng::new(start.seed);
+        g.decks = start.decks.clone();
+        Ok(g)
+    }
+}
