@@ -571,6 +571,7 @@ impl Game {
             Action::TakeDiscard
             | Action::Push
             | Action::DrawStock
+            | Action::LayOff { .. }
             | Action::Discard(_)
             | Action::EndTurn => {
                 self.act(seat, action, &mut events)?;
@@ -605,6 +606,19 @@ impl Game {
     pub fn accepts(&self, seat: u8, action: &Action) -> bool {
         if self.check_turn(seat).is_err() {
             return false;
+        }
+        if let Action::LayOff {
+            meld,
+            cards,
+            declared,
+            join,
+        } = action
+        {
+            // Checked in full without a copy (as `act` does before changing anything).
+            return self.deal.stage == Stage::Play
+                && self
+                    .plan_lay_off(seat, *meld, cards, declared, *join, None)
+                    .is_ok();
         }
         let mut scratch = self.clone();
         scratch.act(seat, action, &mut Vec::new()).is_ok()
@@ -837,9 +851,28 @@ impl Game {
         }
     }
 
+    /// Whether emptying the hand onto the table (by a meld or lay-off) may end the hand.
+    fn may_go_out_on_the_table(&self) -> Result<(), Illegal> {
+        if self.rules.readings.going_out == rd::GoingOut::DiscardOnly {
+            return Err(illegal(
+                Reason::GoingOutByDiscardOnly,
+                "keep a card to discard: a player goes out only by discarding (going-out=discard-only)",
+            ));
+        }
+        Ok(())
+    }
+
     fn take_cards(&mut self, seat: u8, cards: &[Card]) -> Result<(), Illegal> {
+        self.check_holds(seat, cards)?;
+        let removed = self.deal.hands[usize::from(seat)].remove_all(&Counts::from_cards(cards));
+        debug_assert!(removed, "checked just before");
+        Ok(())
+    }
+
+    /// `seat` holds `cards` (with repeats).
+    fn check_holds(&self, seat: u8, cards: &[Card]) -> Result<(), Illegal> {
         let need = Counts::from_cards(cards);
-        if !self.deal.hands[usize::from(seat)].remove_all(&need) {
+        if !self.deal.hands[usize::from(seat)].contains(&need) {
             let hand = &self.deal.hands[usize::from(seat)];
             let missing = need
                 .iter()
@@ -1016,29 +1049,24 @@ impl Game {
     /// Going out by melding: allowed or not, and the hand ends.
     fn after_table_play(&mut self, seat: u8, events: &mut Vec<Event>) -> Result<(), Illegal> {
         if self.deal.hands[usize::from(seat)].is_empty() {
-            if self.rules.readings.going_out == rd::GoingOut::DiscardOnly {
-                return Err(illegal(
-                    Reason::GoingOutByDiscardOnly,
-                    "keep a card to discard: a player goes out only by discarding (going-out=discard-only)",
-                ));
-            }
+            self.may_go_out_on_the_table()?;
             events.push(Event::WentOut { seat });
             self.end_hand(HandEnd::WentOut(seat), events);
         }
         Ok(())
     }
 
+    /// Checks a lay-off in full without changing anything, and returns the meld it makes.
     #[allow(clippy::too_many_arguments)]
-    fn lay_off(
-        &mut self,
+    fn plan_lay_off(
+        &self,
         seat: u8,
         target: usize,
         cards: &[Card],
         declared: &[(Card, Target)],
         join: Option<usize>,
         must_use: Option<Card>,
-        events: &mut Vec<Event>,
-    ) -> Result<(), Illegal> {
+    ) -> Result<TableMeld, Illegal> {
         self.may_play_freely(seat, "lay-off")?;
         if let Some(w) = must_use
             && !cards.contains(&w)
@@ -1057,8 +1085,8 @@ impl Game {
         if cards.is_empty() {
             return Err(illegal(Reason::InvalidLayOff, "no card to lay off"));
         }
-        self.take_cards(seat, cards)?;
-        let old = self.deal.table[target].clone();
+        self.check_holds(seat, cards)?;
+        let old = &self.deal.table[target];
         let mut combined = old.cards.clone();
         combined.extend_from_slice(cards);
         let mut bases: Vec<&[Interpretation]> = vec![&old.interps];
@@ -1077,16 +1105,16 @@ impl Game {
                         format!("there is no other meld {j} to join"),
                     ));
                 }
-                Some(self.deal.table[j].clone())
+                Some(&self.deal.table[j])
             }
         };
-        if let Some(o) = &other {
+        if let Some(o) = other {
             combined.extend_from_slice(&o.cards);
             bases.push(&o.interps);
         }
         // One card onto one meld: extend each remaining interpretation directly (the common
         // case); otherwise search the combined cards and keep what extends every old meld.
-        let quick: Option<Vec<Interpretation>> = match (cards, &other) {
+        let quick: Option<Vec<Interpretation>> = match (cards, other) {
             ([card], None) => old.interps.iter().try_fold(Vec::new(), |mut acc, o| {
                 acc.extend(meld::extend_by_one(&self.rules, o, *card)?);
                 Some(acc)
@@ -1119,24 +1147,41 @@ impl Game {
                 format!(
                     "{} does not extend meld {target} ({})",
                     crate::card::pretty_cards(cards),
-                    describe(&old)
+                    describe(old)
                 ),
             ));
         }
-        if other
-            .as_ref()
-            .is_some_and(|o| o.interps.iter().all(|i| i.kind != MeldKind::Run))
-        {
+        if other.is_some_and(|o| o.interps.iter().all(|i| i.kind != MeldKind::Run)) {
             return Err(illegal(Reason::InvalidLayOff, "only runs are joined"));
         }
         let kind = keep.first().map(|i| i.kind);
         let keep = self.declaration_policy(cards, kind, declared, keep)?;
+        if self.deal.hands[usize::from(seat)].len() == cards.len() {
+            self.may_go_out_on_the_table()?;
+        }
         combined.sort();
-        self.deal.table[target] = Arc::new(TableMeld {
+        Ok(TableMeld {
             owner: old.owner,
             cards: combined,
             interps: keep,
-        });
+        })
+    }
+
+    /// A lay-off: checked in full first, so a refused one changes nothing (no copy needed).
+    #[allow(clippy::too_many_arguments)]
+    fn lay_off(
+        &mut self,
+        seat: u8,
+        target: usize,
+        cards: &[Card],
+        declared: &[(Card, Target)],
+        join: Option<usize>,
+        must_use: Option<Card>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Illegal> {
+        let made = self.plan_lay_off(seat, target, cards, declared, join, must_use)?;
+        self.take_cards(seat, cards)?;
+        self.deal.table[target] = Arc::new(made);
         // After a join the other run leaves the table: melds numbered above it move down by one,
         // and the event names the joined run by its number after the move.
         let mut at = target;
@@ -1486,11 +1531,12 @@ impl Game {
                 "a table meld keeps an interpretation"
             );
         }
-        assert_eq!(
-            all,
-            Counts::from_cards(&pack(&self.rules, self.players)),
-            "cards are conserved"
-        );
+        let (decks, jokers) = self.rules.pack(self.players);
+        let conserved = Card::all().all(|c| {
+            let want = if c.is_joker() { jokers } else { decks };
+            all.count(c) == want
+        });
+        assert!(conserved, "cards are conserved: {all:?}");
         let sum: Vec<i64> = (0..usize::from(self.sides))
             .map(|s| self.results.iter().map(|r| i64::from(r.points[s])).sum())
             .collect();

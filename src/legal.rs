@@ -9,7 +9,7 @@
 //! (`tests/legal_actions.rs`) checks the other direction: whatever `apply` accepts from a broad
 //! random space of non-meld actions is listed.
 
-use crate::card::Card;
+use crate::card::{Card, Suit};
 use crate::contract;
 use crate::disputes::reading as rd;
 use crate::game::{Action, Game, MeldSpec, Stage};
@@ -131,8 +131,18 @@ impl Game {
             let mut pairs: Vec<(Card, Card)> = Vec::new();
             for i in &tm.interps {
                 for r in i.wilds() {
-                    for (natural, _) in hand.iter() {
-                        if r.stands_for_matches(natural) && !pairs.contains(&(natural, r.card)) {
+                    // The natural cards the wild stands for, straight from the hand's counts.
+                    let naturals: &mut dyn Iterator<Item = Card> = match r.stands_for {
+                        Target::Card(c) => &mut std::iter::once(c),
+                        Target::Rank(rank) => {
+                            &mut Suit::ALL.iter().map(move |&s| Card::new(rank, s))
+                        }
+                    };
+                    for natural in naturals {
+                        if hand.count(natural) > 0
+                            && r.stands_for_matches(natural)
+                            && !pairs.contains(&(natural, r.card))
+                        {
                             pairs.push((natural, r.card));
                         }
                     }
