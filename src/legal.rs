@@ -9,7 +9,7 @@
 //! (`tests/legal_actions.rs`) checks the other direction: whatever `apply` accepts from a broad
 //! random space of non-meld actions is listed.
 
-use crate::card::{Card, Suit};
+use crate::card::{Card, Counts, Rank, Suit};
 use crate::contract;
 use crate::disputes::reading as rd;
 use crate::game::{Action, Game, MeldSpec, Stage};
@@ -21,8 +21,20 @@ impl Game {
         self.accepts(self.turn(), a)
     }
 
-    /// Every legal action but new melds (see [`Game::meld_options`]), in a fixed order.
+    /// Every legal action, in a fixed order: [`Game::table_actions`] (draws, discards, ending the
+    /// turn, lay-offs and rescues) and then every new meld ([`Game::legal_melds`]). Melds come in
+    /// canonical form, one action per distinct outcome; past [`MAX_LISTED`] candidate meld
+    /// combinations the meld part stops (`legal_melds().complete` says whether it did).
     pub fn legal_actions(&self) -> Vec<Action> {
+        let mut out = self.table_actions();
+        out.extend(self.legal_melds().actions);
+        out
+    }
+
+    /// Every legal action but new melds, in a fixed order: lay-offs of any number of cards
+    /// (with the declarations the rules ask for, and joins) and rescues (with a lay-off or meld
+    /// of the rescued wild where the rules require one or allow it).
+    pub fn table_actions(&self) -> Vec<Action> {
         if self.is_over() {
             return Vec::new();
         }
@@ -47,6 +59,7 @@ impl Game {
                     }
                 }
             }
+            cands.extend(self.multi_lay_offs(hand, None));
             cands.extend(self.rescue_forms(seat, true));
         }
         let mut out: Vec<Action> = Vec::new();
@@ -182,15 +195,32 @@ impl Game {
                 {
                     continue;
                 }
+                let mut follow: Vec<Action> = Vec::new();
                 for t in 0..sim.deal.table.len() {
-                    for form in sim.lay_off_forms(t, wild, None) {
-                        out.push(Action::Rescue {
-                            meld: m,
-                            natural,
-                            wild,
-                            then: Some(Box::new(form)),
-                        });
+                    follow.extend(sim.lay_off_forms(t, wild, None));
+                    for j in (0..sim.deal.table.len()).filter(|&j| j != t) {
+                        follow.extend(sim.lay_off_forms(t, wild, Some(j)));
                     }
+                }
+                if follow_ups {
+                    // Longer lay-offs and new melds that use the wild (listing only: these
+                    // need the full enumeration).
+                    let sim_hand = &sim.deal.hands[usize::from(seat)];
+                    follow.extend(sim.multi_lay_offs(sim_hand, Some(wild)));
+                    follow.extend(
+                        sim.legal_melds()
+                            .actions
+                            .into_iter()
+                            .filter(|a| matches!(a, Action::Meld(specs) if specs.iter().any(|s| s.cards.contains(&wild)))),
+                    );
+                }
+                for form in follow {
+                    out.push(Action::Rescue {
+                        meld: m,
+                        natural,
+                        wild,
+                        then: Some(Box::new(form)),
+                    });
                 }
             }
         }
@@ -262,18 +292,379 @@ impl Game {
         out
     }
 
-    /// A meld spec that pins `interp` down as the rules' declaration reading wants.
+    /// A meld spec that pins `interp` down as the rules' declaration reading wants: every card
+    /// that could be wild is declared, including a 2 standing for itself (which is how a player
+    /// says "this 2 is natural").
     pub fn declared_spec(&self, cards: &[Card], interp: &Interpretation) -> MeldSpec {
         let declared: Vec<(Card, Target)> =
             if self.rules.readings.wild_declaration == rd::WildDeclaration::Never {
                 Vec::new()
             } else {
-                interp.wilds().map(|r| (r.card, r.stands_for)).collect()
+                interp
+                    .roles
+                    .iter()
+                    .filter(|r| self.rules.is_wild(r.card))
+                    .map(|r| (r.card, r.stands_for))
+                    .collect()
             };
         MeldSpec {
             cards: cards.to_vec(),
             kind: Some(interp.kind),
             declared,
         }
+    }
+}
+
+/// How many candidate meld combinations [`Game::legal_melds`] tries at most (and sub-multisets of
+/// one pool of cards it looks at): enough for every hand the built-in games deal, and a bound on
+/// the time a pathological hand can take.
+pub const MAX_LISTED: usize = 50_000;
+
+/// Every legal new meld, in canonical form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeldListing {
+    pub actions: Vec<Action>,
+    /// `false` when [`MAX_LISTED`] cut the enumeration short.
+    pub complete: bool,
+}
+
+/// Calls `f` with every sub-multiset of `pool` of `lo..=hi` cards, in a fixed order; stops (and
+/// returns `false`) after `budget` sub-multisets.
+fn sub_multisets(
+    pool: &[(Card, u8)],
+    lo: usize,
+    hi: usize,
+    budget: &mut usize,
+    f: &mut dyn FnMut(&[Card]),
+) -> bool {
+    fn go(
+        pool: &[(Card, u8)],
+        i: usize,
+        cur: &mut Vec<Card>,
+        lo: usize,
+        hi: usize,
+        budget: &mut usize,
+        f: &mut dyn FnMut(&[Card]),
+    ) -> bool {
+        if i == pool.len() {
+            if cur.len() >= lo {
+                if *budget == 0 {
+                    return false;
+                }
+                *budget -= 1;
+                f(cur);
+            }
+            return true;
+        }
+        let (card, k) = pool[i];
+        let base = cur.len();
+        for n in 0..=usize::from(k) {
+            if base + n > hi {
+                break;
+            }
+            if n > 0 {
+                cur.push(card);
+            }
+            if !go(pool, i + 1, cur, lo, hi, budget, f) {
+                cur.truncate(base);
+                return false;
+            }
+        }
+        cur.truncate(base);
+        true
+    }
+    go(pool, 0, &mut Vec::new(), lo, hi, budget, f)
+}
+
+impl Game {
+    /// The pools of hand cards a meld could come from: per rank for sets (its naturals and the
+    /// wilds), per suit for runs (its cards and the wilds; the whole hand under any-suits).
+    fn meld_pools(&self, hand: &Counts) -> Vec<(MeldKind, Vec<(Card, u8)>)> {
+        let wilds: Vec<(Card, u8)> = hand
+            .iter()
+            .filter(|(c, _)| self.rules.is_wild(*c))
+            .collect();
+        let with_wilds = |mut v: Vec<(Card, u8)>| {
+            for w in &wilds {
+                if !v.contains(w) {
+                    v.push(*w);
+                }
+            }
+            v.sort();
+            v
+        };
+        let mut pools = Vec::new();
+        for rank in Rank::ALL {
+            let v: Vec<(Card, u8)> = hand
+                .iter()
+                .filter(|(c, _)| c.rank() == Some(rank))
+                .collect();
+            if !v.is_empty() {
+                pools.push((MeldKind::Set, with_wilds(v)));
+            }
+        }
+        // All-wild sets.
+        pools.push((MeldKind::Set, with_wilds(Vec::new())));
+        if self.rules.readings.run_suits == rd::RunSuits::SameSuit {
+            for suit in Suit::ALL {
+                let v: Vec<(Card, u8)> = hand
+                    .iter()
+                    .filter(|(c, _)| c.suit() == Some(suit))
+                    .collect();
+                pools.push((MeldKind::Run, with_wilds(v)));
+            }
+        } else {
+            pools.push((MeldKind::Run, hand.iter().collect()));
+        }
+        pools
+    }
+
+    /// The canonical specs of one card multiset as a meld: one per kind and meaning of its wilds
+    /// (declared as the rules allow), or none when it is no meld.
+    fn canonical_specs(&self, cards: &[Card], kind: MeldKind) -> Vec<MeldSpec> {
+        let v = meld::interpret(
+            &self.rules,
+            &Query {
+                cards: cards.to_vec(),
+                kind: Some(kind),
+                declared: vec![],
+            },
+        );
+        let mut out: Vec<MeldSpec> = Vec::new();
+        for i in &v.interpretations {
+            let spec = self.declared_spec(cards, i);
+            if !out.contains(&spec) {
+                out.push(spec);
+            }
+        }
+        out
+    }
+
+    /// Every legal `Action::Meld` for the seat to play, each meld in canonical form (cards in
+    /// canonical order, the kind named, wilds declared as the rules allow), kept when
+    /// [`Game::apply`] accepts it:
+    /// - before the contract, every combination of melds that fills the contract (with
+    ///   `contract-in-one-turn=piecemeal`, every combination that fills open parts of it);
+    /// - after it, every single meld.
+    ///
+    /// A `Meld` action with more melds than that (extras on the contract turn, or several melds
+    /// at once later) is not listed: it has the same outcome as the listed action followed by
+    /// its other melds one at a time, which are listed in turn.
+    pub fn legal_melds(&self) -> MeldListing {
+        let mut listing = MeldListing {
+            actions: Vec::new(),
+            complete: true,
+        };
+        if self.is_over() || self.deal.stage != Stage::Play {
+            return listing;
+        }
+        let seat = self.turn();
+        let hand = &self.deal.hands[usize::from(seat)];
+        // Single melds.
+        let mut budget = MAX_LISTED;
+        let mut singles: Vec<(Counts, MeldSpec)> = Vec::new();
+        let mut seen: std::collections::BTreeSet<(bool, Vec<Card>)> = Default::default();
+        for (kind, pool) in self.meld_pools(hand) {
+            let lo = usize::from(match kind {
+                MeldKind::Set => self.rules.set_min,
+                MeldKind::Run => self.rules.run_min,
+            })
+            .max(1);
+            let mut found: Vec<Vec<Card>> = Vec::new();
+            let done = sub_multisets(&pool, lo, usize::MAX, &mut budget, &mut |cards| {
+                if seen.insert((kind == MeldKind::Run, cards.to_vec()))
+                    && meld::is_valid(&self.rules, cards, Some(kind))
+                {
+                    found.push(cards.to_vec());
+                }
+            });
+            listing.complete &= done;
+            for cards in found {
+                for spec in self.canonical_specs(&cards, kind) {
+                    singles.push((Counts::from_cards(&cards), spec));
+                }
+            }
+        }
+        singles.sort_by(|a, b| {
+            (&a.1.cards, a.1.kind, &a.1.declared).cmp(&(&b.1.cards, b.1.kind, &b.1.declared))
+        });
+        // Combinations of melds the hand holds at once, each tried on the game: as many as the
+        // contract has parts still open (up to them, piecemeal), or one after the contract.
+        let progress = &self.deal.progress[usize::from(seat)];
+        let most = if progress.done {
+            1
+        } else {
+            progress.filled.iter().filter(|f| !**f).count().max(1)
+        };
+        let least = match self.rules.readings.contract_in_one_turn {
+            rd::ContractInOneTurn::Required if !progress.done => most,
+            _ => 1,
+        };
+        let mut budget = MAX_LISTED;
+        let mut chosen: Vec<usize> = Vec::new();
+        let mut used = Counts::new();
+        listing.complete &= self.meld_combos(
+            seat,
+            hand,
+            &singles,
+            (least, most),
+            0,
+            &mut chosen,
+            &mut used,
+            &mut budget,
+            &mut listing.actions,
+        );
+        listing
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn meld_combos(
+        &self,
+        seat: u8,
+        hand: &Counts,
+        singles: &[(Counts, MeldSpec)],
+        (least, most): (usize, usize),
+        from: usize,
+        chosen: &mut Vec<usize>,
+        used: &mut Counts,
+        budget: &mut usize,
+        out: &mut Vec<Action>,
+    ) -> bool {
+        for i in from..singles.len() {
+            let mut next = used.clone();
+            next.add_all(&singles[i].0);
+            if !hand.contains(&next) {
+                continue;
+            }
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            chosen.push(i);
+            if chosen.len() >= least {
+                let a = Action::Meld(chosen.iter().map(|&k| singles[k].1.clone()).collect());
+                if self.accepts(seat, &a) {
+                    out.push(a);
+                }
+            }
+            let ok = chosen.len() == most
+                || self.meld_combos(
+                    seat,
+                    hand,
+                    singles,
+                    (least, most),
+                    i,
+                    chosen,
+                    &mut next,
+                    budget,
+                    out,
+                );
+            chosen.pop();
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Lay-offs of two or more cards onto one meld (joins included), in canonical form; with
+    /// `must` only those that include that card. Kept when [`Game::apply`] accepts them.
+    fn multi_lay_offs(&self, hand: &Counts, must: Option<Card>) -> Vec<Action> {
+        let seat = self.turn();
+        let mut out = Vec::new();
+        let mut budget = MAX_LISTED;
+        let n = self.deal.table.len();
+        for m in 0..n {
+            let Some(kind) = self.deal.table[m].interps.first().map(|i| i.kind) else {
+                continue;
+            };
+            let pool: Vec<(Card, u8)> = self
+                .meld_pools(hand)
+                .into_iter()
+                .filter(|(k, _)| *k == kind)
+                .flat_map(|(_, p)| p)
+                .fold(Vec::new(), |mut acc, x| {
+                    if !acc.contains(&x) {
+                        acc.push(x);
+                    }
+                    acc
+                });
+            let joins: Vec<Option<usize>> = std::iter::once(None)
+                .chain((0..n).filter(|&j| j != m).map(Some))
+                .collect();
+            let mut tries: Vec<Vec<Card>> = Vec::new();
+            sub_multisets(&pool, 2, usize::MAX, &mut budget, &mut |cards| {
+                if must.is_none_or(|w| cards.contains(&w)) {
+                    tries.push(cards.to_vec());
+                }
+            });
+            for cards in tries {
+                for &join in &joins {
+                    for a in self.lay_off_declared_forms(m, &cards, join) {
+                        if !out.contains(&a) && self.accepts(seat, &a) {
+                            out.push(a);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A lay-off of `cards` onto meld `m` without declarations, and one per meaning of its wilds
+    /// in the readings of the result.
+    fn lay_off_declared_forms(&self, m: usize, cards: &[Card], join: Option<usize>) -> Vec<Action> {
+        let plain = Action::LayOff {
+            meld: m,
+            cards: cards.to_vec(),
+            declared: vec![],
+            join,
+        };
+        let mut forms = vec![plain];
+        if self.rules.readings.wild_declaration == rd::WildDeclaration::Never
+            || !cards.iter().any(|c| self.rules.is_wild(*c))
+        {
+            return forms;
+        }
+        let tm = &self.deal.table[m];
+        let mut all = tm.cards.clone();
+        all.extend_from_slice(cards);
+        if let Some(j) = join {
+            all.extend_from_slice(&self.deal.table[j].cards);
+        }
+        let v = meld::interpret(
+            &self.rules,
+            &Query {
+                cards: all,
+                kind: tm.interps.first().map(|i| i.kind),
+                declared: vec![],
+            },
+        );
+        for i in &v.interpretations {
+            // Declare the laid-off wilds (a wild card may appear in the old meld too: declare
+            // the copies the new cards bring, in the reading's role order).
+            let mut left: Vec<Card> = cards
+                .iter()
+                .copied()
+                .filter(|c| self.rules.is_wild(*c))
+                .collect();
+            let mut declared = Vec::new();
+            for r in i.wilds() {
+                if let Some(p) = left.iter().position(|c| *c == r.card) {
+                    left.remove(p);
+                    declared.push((r.card, r.stands_for));
+                }
+            }
+            let a = Action::LayOff {
+                meld: m,
+                cards: cards.to_vec(),
+                declared,
+                join,
+            };
+            if !forms.contains(&a) {
+                forms.push(a);
+            }
+        }
+        forms
     }
 }
