@@ -982,7 +982,10 @@ impl Game {
                     for (i, a) in c.assignment.iter().enumerate() {
                         contract_melds[i] = a.is_some();
                     }
-                    Arc::make_mut(&mut self.deal.progress)[si].done = true;
+                    // Met in one laydown: every part is filled.
+                    let p = &mut Arc::make_mut(&mut self.deal.progress)[si];
+                    p.done = true;
+                    p.filled.iter_mut().for_each(|f| *f = true);
                 }
                 rd::ContractInOneTurn::Piecemeal => {
                     for (i, s) in specs.iter().enumerate() {
