@@ -1,6 +1,7 @@
 pub mod action_text;
 pub mod bots;
 pub mod card;
+pub mod conform;
 pub mod contract;
 pub mod diag;
 pub mod disputes;
@@ -9,6 +10,7 @@ pub mod legal;
 pub mod meld;
 pub mod observe;
 pub mod position;
+pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod scenario;

@@ -122,6 +122,39 @@ enum Command {
         #[arg(long)]
         bless: bool,
     },
+    /// Speak the conformance protocol (JSON lines, conformance/README.md) on stdin/stdout: the
+    /// reference as a live oracle. `--reading` is applied over the rules the harness sends, and
+    /// `--rules`, when given, replaces them: both make a deliberately different implementation.
+    Serve,
+    /// Run the conformance scenarios against the built-in engine or an external implementation
+    /// (`--impl 'COMMAND'`, speaking the protocol), step by step. Exit 0: all pass (skips
+    /// allowed); 1: a scenario failed or errored; 2: bad input. With `--random N`: differential
+    /// fuzzing with the built-in players, the first divergence shrunk to a scenario file.
+    Conform {
+        /// A directory of scenarios (searched recursively) or one scenario file.
+        dir: Option<String>,
+        /// The implementation under test: a command line, started once per scenario.
+        #[arg(long = "impl", value_name = "COMMAND")]
+        implementation: Option<String>,
+        /// List the rules and dispute readings each scenario exercises, and those none touches.
+        #[arg(long)]
+        coverage: bool,
+        /// Play this many random games against the implementation (needs --impl).
+        #[arg(long, value_name = "N")]
+        random: Option<u64>,
+        /// Seed of the first random game (game i uses seed + i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Players at the table in random games (default: the fewest the rules allow).
+        #[arg(long)]
+        players: Option<u8>,
+        /// Where --random writes the shrunk scenario.
+        #[arg(long, default_value = ".")]
+        out: String,
+        /// Milliseconds to wait for each reply of the implementation.
+        #[arg(long, default_value_t = push_rummy::protocol::DEFAULT_TIMEOUT_MS)]
+        timeout: u64,
+    },
 }
 
 #[derive(Subcommand)]
@@ -209,6 +242,29 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             check,
             bless,
         } => replay_cmd(&common, &paths, check, bless),
+        Command::Serve => serve_cmd(&common),
+        Command::Conform {
+            dir,
+            implementation,
+            coverage,
+            random,
+            seed,
+            players,
+            out,
+            timeout,
+        } => conform_cmd(
+            &common,
+            &ConformArgs {
+                dir,
+                implementation,
+                coverage,
+                random,
+                seed,
+                players,
+                out,
+                timeout,
+            },
+        ),
         Command::Disputes { action } => {
             disputes_cmd(&common, action.unwrap_or(DisputesAction::List))
         }
@@ -1151,4 +1207,248 @@ fn replay_cmd(common: &Common, paths: &[String], check: bool, bless: bool) -> Re
         );
     }
     Ok(worst)
+}
+
+fn serve_cmd(common: &Common) -> Result<u8, Failure> {
+    let r = readings(common)?;
+    // `--rules` replaces the harness's rules only when given on the command line (it has a
+    // default for the other commands).
+    let given = std::env::args().any(|a| a == "--rules" || a.starts_with("--rules="));
+    let fixed = if given {
+        Some(load_rules(common, &common.rules)?)
+    } else {
+        None
+    };
+    let mut server = push_rummy::protocol::Server::new(r, fixed);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut output = stdout.lock();
+    match push_rummy::protocol::serve(&mut server, &mut input, &mut output) {
+        Ok(()) => Ok(0),
+        // The harness went away: nothing more to say.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
+        Err(e) => Err(bad_input(format!("serve: {e}"))),
+    }
+}
+
+struct ConformArgs {
+    dir: Option<String>,
+    implementation: Option<String>,
+    coverage: bool,
+    random: Option<u64>,
+    seed: u64,
+    players: Option<u8>,
+    out: String,
+    timeout: u64,
+}
+
+fn conform_cmd(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
+    use push_rummy::conform::{self, ImplSpec, Options, Verdict};
+    let imp = match &a.implementation {
+        Some(c) => ImplSpec::parse_command(c).map_err(bad_input)?,
+        None => ImplSpec::BuiltIn,
+    };
+    if a.timeout == 0 {
+        return Err(bad_input("--timeout: give at least 1 millisecond".into()));
+    }
+    let opts = Options {
+        timeout: std::time::Duration::from_millis(a.timeout),
+    };
+    if let Some(n) = a.random {
+        if matches!(imp, ImplSpec::BuiltIn) {
+            return Err(bad_input(
+                "--random compares an implementation with the reference: give --impl 'COMMAND'"
+                    .into(),
+            ));
+        }
+        let loaded = load_rules(common, &common.rules)?;
+        let rules_name = if common.rules.contains('/') || common.rules.ends_with(".yaml") {
+            std::fs::canonicalize(&common.rules)
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|_| common.rules.clone())
+        } else {
+            common.rules.clone()
+        };
+        if let Some(p) = a.players
+            && (p < loaded.rules.players.0 || p > loaded.rules.players.1)
+        {
+            return Err(bad_input(format!(
+                "--players {p}: {} is played by {} to {} players",
+                loaded.rules.name, loaded.rules.players.0, loaded.rules.players.1
+            )));
+        }
+        let fo = conform::FuzzOptions {
+            games: n,
+            seed: a.seed,
+            rules_name,
+            readings: readings(common)?,
+            players: a.players,
+            out: std::path::PathBuf::from(&a.out),
+            probes: 4,
+        };
+        let report = conform::fuzz(&loaded, &imp, &fo, &opts).map_err(bad_input)?;
+        if common.json {
+            out!(
+                "{}",
+                pretty_json(&serde_json::to_value(&report).unwrap_or_default())
+            );
+        } else {
+            out!(
+                "{} random game(s) of {} against {} ({}): {} compared to the end, {} skipped, {} errored, {} actions",
+                report.games,
+                loaded.rules.name,
+                imp.describe(),
+                conform::FUZZ_BOTS,
+                report.compared_games,
+                report.skipped_games.len(),
+                report.errored_games.len(),
+                report.actions
+            );
+            for (g, r) in &report.skipped_games {
+                out!("  game {g} skipped: {r}");
+            }
+            for (g, e) in &report.errored_games {
+                out!("  game {g} errored: {e}");
+            }
+            if let Some(f) = &report.found {
+                out!(
+                    "DIVERGENCE in game {} (seed {}) at action {}",
+                    f.game,
+                    f.seed,
+                    f.original
+                );
+                out!("shrunk to one action: {}", f.shrunk);
+                out!("{}", f.file.display());
+            } else {
+                out!("no divergence");
+            }
+        }
+        let code = if report.found.is_some() || !report.errored_games.is_empty() {
+            1
+        } else {
+            0
+        };
+        return Ok(code);
+    }
+    let dir = a.dir.clone().unwrap_or_else(|| {
+        // The suite next to the binary's sources, or ./conformance.
+        let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+        if std::path::Path::new("conformance").is_dir() || !here.is_dir() {
+            "conformance".into()
+        } else {
+            here.display().to_string()
+        }
+    });
+    let path = std::path::Path::new(&dir);
+    if !path.exists() {
+        return Err(bad_input(format!("{dir}: no such file or directory")));
+    }
+    if !common.readings.is_empty() {
+        return Err(bad_input(
+            "conform runs each scenario under its own rules: --reading applies only with --random (give readings to the implementation instead, e.g. `serve --reading …`)".into(),
+        ));
+    }
+    if a.coverage {
+        let (cov, invalid) = conform::coverage(path).map_err(bad_input)?;
+        for (f, d) in &invalid {
+            eprint!("{f} does not load:\n{d}");
+        }
+        if common.json {
+            out!(
+                "{}",
+                pretty_json(&serde_json::to_value(&cov).unwrap_or_default())
+            );
+        } else {
+            for e in &cov.scenarios {
+                out!("{}", e.file);
+                out!(
+                    "  rules: {}",
+                    if e.rules.is_empty() {
+                        "none".into()
+                    } else {
+                        e.rules.join(", ")
+                    }
+                );
+                out!(
+                    "  readings: {}",
+                    if e.readings.is_empty() {
+                        "none".into()
+                    } else {
+                        e.readings.join(", ")
+                    }
+                );
+                if !e.readings_in_force.is_empty() {
+                    out!(
+                        "  in force (not push's default): {}",
+                        e.readings_in_force.join(", ")
+                    );
+                }
+            }
+            out!(
+                "rules no scenario exercises: {} of {}{}",
+                cov.untouched_rules.len(),
+                cov.rules_total,
+                if cov.untouched_rules.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", cov.untouched_rules.join(", "))
+                }
+            );
+            out!(
+                "dispute readings no scenario exercises: {} of {}{}",
+                cov.untouched_readings.len(),
+                cov.readings_total,
+                if cov.untouched_readings.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", cov.untouched_readings.join(", "))
+                }
+            );
+            out!(
+                "dispute readings never in force: {}{}",
+                cov.never_in_force.len(),
+                if cov.never_in_force.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", cov.never_in_force.join(", "))
+                }
+            );
+        }
+        return Ok(if invalid.is_empty() { 0 } else { 2 });
+    }
+    let report = conform::run_suite(path, &imp, &opts).map_err(bad_input)?;
+    for (f, d) in &report.invalid {
+        eprint!("{f} does not load:\n{d}");
+    }
+    if common.json {
+        let mut v = serde_json::to_value(&report).unwrap_or_default();
+        v["protocol"] = json!(push_rummy::protocol::VERSION);
+        v["summary"] = json!(conform::summary(&report));
+        out!("{}", pretty_json(&v));
+    } else {
+        for r in &report.scenarios {
+            match &r.verdict {
+                Verdict::Pass => out!("pass     {}", r.file),
+                Verdict::Fail { divergence } => out!("FAIL     {}: {divergence}", r.file),
+                Verdict::Skipped { reason } => out!("skipped  {}: {reason}", r.file),
+                Verdict::Errored { error } => out!("ERRORED  {}: {error}", r.file),
+            }
+        }
+        out!(
+            "{} scenario(s) against {}: {} pass, {} fail, {} skipped, {} errored{}",
+            report.scenarios.len(),
+            report.implementation,
+            report.count("pass"),
+            report.count("fail"),
+            report.count("skipped"),
+            report.count("errored"),
+            if report.invalid.is_empty() {
+                String::new()
+            } else {
+                format!(", {} do not load", report.invalid.len())
+            }
+        );
+    }
+    Ok(report.exit_code())
 }

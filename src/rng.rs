@@ -22,6 +22,12 @@ impl Rng {
         Rng { state: seed }
     }
 
+    /// The current state: `Rng::new(r.state())` continues exactly where `r` is (the conformance
+    /// protocol hands it to another implementation).
+    pub fn state(&self) -> u64 {
+        self.state
+    }
+
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;

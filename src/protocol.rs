@@ -1,0 +1,688 @@
+//! The conformance protocol (version [`VERSION`]): JSON lines between a harness and an
+//! implementation started as a subprocess. Documented in `conformance/README.md` ("The protocol").
+//!
+//! This module holds what both sides share: the limits, the `start` message built from a game
+//! (the resolved rules as their key/value listing, the table, and the cards as an explicit
+//! position), the reconstruction of a game from a `start` message, and [`Server`], the reference
+//! engine answering the protocol (`push-rummy serve`, and the built-in implementation of
+//! `push-rummy conform`).
+
+use crate::action_text::{parse_action, parse_meld_spec};
+use crate::card::Card;
+use crate::disputes::DisputeId;
+use crate::game::{Action, Game, MeldSpec, Stage};
+use crate::observe::observe;
+use crate::position::{Position, Rest, Start};
+use crate::rules::{self, Loaded};
+use crate::spec::{self, Entry, Leaf, Origin, RawRules, RoundSpec, Ty};
+use crate::transcript::{self, event_json, reading_text, rules_listing};
+use crate::yaml::Pos;
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+/// The protocol version this harness and server speak.
+pub const VERSION: u64 = 1;
+/// The longest line either side may send, in bytes (without the newline).
+pub const MAX_LINE: usize = 1 << 20;
+/// The default time the harness waits for one reply, in milliseconds.
+pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
+
+/// The resolved rules as the protocol sends them: `{game, name, fingerprint, values}` where
+/// `values` maps every rule path of the fingerprint listing to its value text.
+pub fn rules_json(loaded: &Loaded) -> Value {
+    let mut values = Map::new();
+    for line in rules_listing(&loaded.raw).lines() {
+        if let Some((k, v)) = line.split_once('=') {
+            values.insert(k.to_string(), Value::String(v.to_string()));
+        }
+    }
+    json!({
+        "game": loaded.rules.game,
+        "name": loaded.rules.name,
+        "fingerprint": transcript::fingerprint(&loaded.raw),
+        "values": values,
+    })
+}
+
+fn cards_json(c: &[Card]) -> Vec<String> {
+    c.iter().map(Card::to_string).collect()
+}
+
+/// A table meld as a spec: its cards, its kind and, when one reading is left, what each wild
+/// stands for (a wild-capable card standing for itself, like a natural 2 in its place, is
+/// declared too: otherwise it could be read as a wild again).
+pub fn table_meld_spec(rules: &crate::rules::Rules, m: &crate::game::TableMeld) -> MeldSpec {
+    let kind = m.interps.first().map(|i| i.kind);
+    let declared = if m.interps.len() == 1 {
+        m.interps[0]
+            .roles
+            .iter()
+            .filter(|r| !r.natural || rules.is_wild(r.card))
+            .map(|r| (r.card, r.stands_for))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    MeldSpec {
+        cards: m.cards.clone(),
+        kind,
+        declared,
+    }
+}
+
+/// The text of one meld spec (`run [6H 7H JK JK=8H]`).
+pub fn meld_text(spec: &MeldSpec) -> String {
+    Action::Meld(vec![spec.clone()])
+        .to_string()
+        .trim_start_matches("meld ")
+        .to_string()
+}
+
+/// The `start` message for `game` (rules `loaded`): the game as it stands, as an explicit position.
+pub fn start_message(loaded: &Loaded, game: &Game) -> Value {
+    let d = &game.deal;
+    let table: Vec<Value> = d
+        .table
+        .iter()
+        .map(|m| {
+            json!({
+                "owner": m.owner,
+                "meld": meld_text(&table_meld_spec(&game.rules, m)),
+                "cards": cards_json(&m.cards),
+                "readings": m.interps.iter().map(reading_text).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let met: Vec<u8> = d
+        .progress
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.done)
+        .map(|(s, _)| s as u8)
+        .collect();
+    json!({
+        "type": "start",
+        "protocol": VERSION,
+        "rules": rules_json(loaded),
+        "players": game.players,
+        "dealer": game.dealer,
+        "round": game.round + 1,
+        "scores": game.results.iter().map(|r| r.points.clone()).collect::<Vec<_>>(),
+        "generator": game.rng.state().to_string(),
+        "decks": game.decks.iter().map(|d| cards_json(d)).collect::<Vec<_>>(),
+        "position": {
+            "turn": d.turn,
+            "stage": match d.stage { Stage::Draw => "draw", Stage::Play => "play", Stage::Over => "over" },
+            "taken": d.taken.map(|c| c.to_string()),
+            "hands": d.hands.iter().map(|h| cards_json(&h.cards())).collect::<Vec<_>>(),
+            "stock": d.stock.iter().rev().map(Card::to_string).collect::<Vec<_>>(),
+            "discard": d.discard.iter().rev().map(Card::to_string).collect::<Vec<_>>(),
+            "table": table,
+            "contract_met": met,
+        },
+    })
+}
+
+/// A protocol message that cannot be understood: the field and what is wrong.
+fn bad(field: &str, what: impl std::fmt::Display) -> String {
+    format!("`{field}`: {what}")
+}
+
+fn get<'a>(v: &'a Value, field: &str) -> Result<&'a Value, String> {
+    v.get(field).ok_or_else(|| bad(field, "missing"))
+}
+
+fn get_u64(v: &Value, field: &str) -> Result<u64, String> {
+    get(v, field)?
+        .as_u64()
+        .ok_or_else(|| bad(field, "expected a non-negative integer"))
+}
+
+fn get_str<'a>(v: &'a Value, field: &str) -> Result<&'a str, String> {
+    get(v, field)?
+        .as_str()
+        .ok_or_else(|| bad(field, "expected a string"))
+}
+
+fn card_list(v: &Value, field: &str) -> Result<Vec<Card>, String> {
+    let items = v
+        .as_array()
+        .ok_or_else(|| bad(field, "expected a list of cards"))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let s = c
+                .as_str()
+                .ok_or_else(|| bad(&format!("{field}[{i}]"), "expected a card like \"10H\""))?;
+            s.parse::<Card>()
+                .map_err(|e| bad(&format!("{field}[{i}]"), e))
+        })
+        .collect()
+}
+
+fn seat_of(v: &Value, field: &str, players: u8) -> Result<u8, String> {
+    let n = v
+        .as_u64()
+        .ok_or_else(|| bad(field, "expected a seat number"))?;
+    if n >= u64::from(players) {
+        return Err(bad(
+            field,
+            format!("seat {n} is not one of {players} seats"),
+        ));
+    }
+    Ok(n as u8)
+}
+
+/// The rules of a `start` message as raw rules (every path of the listing, typed by the rule table).
+///
+/// # Errors
+/// An unknown rule path or a value of the wrong type.
+pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
+    let values = get(rules, "values")?.as_object().ok_or_else(|| {
+        bad(
+            "rules.values",
+            "expected a map from rule path to value text",
+        )
+    })?;
+    let origin = Origin {
+        file: "protocol".into(),
+        pos: Pos::default(),
+    };
+    let mut raw = RawRules::default();
+    let entry = |value: Leaf| Entry {
+        value,
+        sources: None,
+        note: None,
+        origin: origin.clone(),
+    };
+    for key in ["game", "name"] {
+        if let Some(s) = rules.get(key).and_then(Value::as_str) {
+            raw.entries.insert(key.into(), entry(Leaf::Text(s.into())));
+        }
+    }
+    if raw.get("game").is_none() {
+        raw.entries
+            .insert("game".into(), entry(Leaf::Text("protocol".into())));
+    }
+    for (path, v) in values {
+        let field = format!("rules.values.{path}");
+        let text = v
+            .as_str()
+            .ok_or_else(|| bad(&field, "expected the value as text, as in the listing"))?;
+        let def = spec::rule_def(path).ok_or_else(|| bad(&field, "unknown rule"))?;
+        let leaf = match &def.ty {
+            Ty::Text => Leaf::Text(text.into()),
+            Ty::Int { .. } => Leaf::Int(
+                text.parse()
+                    .map_err(|_| bad(&field, format!("`{text}` is not an integer")))?,
+            ),
+            Ty::Bool => match text {
+                "true" => Leaf::Bool(true),
+                "false" => Leaf::Bool(false),
+                _ => return Err(bad(&field, format!("`{text}` is not true or false"))),
+            },
+            Ty::Choice(_) | Ty::Reading(_) => Leaf::Choice(text.into()),
+            Ty::PlayerRange => {
+                let (a, b) = text.split_once('-').unwrap_or((text, text));
+                match (a.trim().parse::<u8>(), b.trim().parse::<u8>()) {
+                    (Ok(a), Ok(b)) => Leaf::Range(a, b),
+                    _ => return Err(bad(&field, format!("`{text}` is not a player count"))),
+                }
+            }
+            Ty::Rounds => {
+                let mut rounds = Vec::new();
+                for part in text.split(';').filter(|p| !p.trim().is_empty()) {
+                    let (deal, contract) = part
+                        .split_once(':')
+                        .ok_or_else(|| bad(&field, format!("`{part}` is not DEAL:CONTRACT")))?;
+                    let deal: u8 = deal
+                        .trim()
+                        .parse()
+                        .map_err(|_| bad(&field, format!("`{deal}` is not a deal size")))?;
+                    let contract = contract
+                        .split(',')
+                        .map(|c| {
+                            spec::parse_component(c)
+                                .ok_or_else(|| bad(&field, format!("`{c}` is not `set of N`")))
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    rounds.push(RoundSpec {
+                        deal,
+                        contract_pos: vec![Pos::default(); contract.len()],
+                        contract,
+                        deal_pos: Pos::default(),
+                    });
+                }
+                Leaf::Rounds(rounds)
+            }
+        };
+        raw.entries.insert(path.clone(), entry(leaf));
+    }
+    Ok(raw)
+}
+
+/// Compiles raw rules (a `start` message's, with `readings` applied over them).
+///
+/// # Errors
+/// Rules that do not compile, rendered as text.
+pub fn compile_rules(
+    mut raw: RawRules,
+    readings: &[(DisputeId, String)],
+) -> Result<Loaded, String> {
+    for (id, name) in readings {
+        raw.entries.insert(
+            format!("readings.{}", id.id()),
+            Entry {
+                value: Leaf::Choice(name.clone()),
+                sources: None,
+                note: None,
+                origin: Origin {
+                    file: "--reading".into(),
+                    pos: Pos::default(),
+                },
+            },
+        );
+    }
+    let text = spec::render(&raw, "");
+    rules::load_text("protocol", &text, std::path::Path::new("."))
+        .map_err(|e| format!("the rules do not load:\n{}", e.render()))
+}
+
+/// Sets up the game of a `start` message under `loaded`.
+///
+/// # Errors
+/// A field missing or wrong, or a position that does not fit the rules.
+pub fn game_from_start(loaded: &Loaded, msg: &Value) -> Result<Game, String> {
+    let players = get_u64(msg, "players")?;
+    let players = u8::try_from(players).map_err(|_| bad("players", "too many"))?;
+    if players == 0 {
+        return Err(bad("players", "no players"));
+    }
+    let dealer = seat_of(get(msg, "dealer")?, "dealer", players)?;
+    let round = get_u64(msg, "round")?;
+    if round == 0 {
+        return Err(bad("round", "deals are numbered from 1"));
+    }
+    let mut scores = Vec::new();
+    if let Some(rows) = msg.get("scores") {
+        for (i, row) in rows
+            .as_array()
+            .ok_or_else(|| bad("scores", "expected a list of rows"))?
+            .iter()
+            .enumerate()
+        {
+            let cells = row
+                .as_array()
+                .ok_or_else(|| bad(&format!("scores[{i}]"), "expected a list of points"))?;
+            let mut r = Vec::new();
+            for (j, c) in cells.iter().enumerate() {
+                let p = c
+                    .as_u64()
+                    .and_then(|p| u32::try_from(p).ok())
+                    .ok_or_else(|| bad(&format!("scores[{i}][{j}]"), "expected points"))?;
+                r.push(p);
+            }
+            scores.push(r);
+        }
+    }
+    let seed = match msg.get("generator") {
+        None | Some(Value::Null) => 0,
+        Some(Value::String(s)) => s.parse::<u64>().map_err(|_| {
+            bad(
+                "generator",
+                format!("`{s}` is not a 64-bit unsigned integer"),
+            )
+        })?,
+        Some(v) => v
+            .as_u64()
+            .ok_or_else(|| bad("generator", "expected a decimal string"))?,
+    };
+    let mut decks = Vec::new();
+    if let Some(ds) = msg.get("decks") {
+        for (i, d) in ds
+            .as_array()
+            .ok_or_else(|| bad("decks", "expected a list of pack orders"))?
+            .iter()
+            .enumerate()
+        {
+            decks.push(card_list(d, &format!("decks[{i}]"))?);
+        }
+    }
+    let p = get(msg, "position")?;
+    let hands_v = get(p, "hands")?
+        .as_array()
+        .ok_or_else(|| bad("position.hands", "expected one list of cards per seat"))?;
+    let mut hands = Vec::new();
+    for (i, h) in hands_v.iter().enumerate() {
+        hands.push(card_list(h, &format!("position.hands[{i}]"))?);
+    }
+    let stock = card_list(get(p, "stock")?, "position.stock")?;
+    let discard = card_list(get(p, "discard")?, "position.discard")?;
+    let mut table = Vec::new();
+    if let Some(t) = p.get("table") {
+        for (i, m) in t
+            .as_array()
+            .ok_or_else(|| bad("position.table", "expected a list of melds"))?
+            .iter()
+            .enumerate()
+        {
+            let f = format!("position.table[{i}]");
+            let owner = seat_of(get(m, "owner")?, &format!("{f}.owner"), players)?;
+            let text = get_str(m, "meld")?;
+            let spec = parse_meld_spec(text).map_err(|e| bad(&format!("{f}.meld"), e))?;
+            table.push((owner, spec));
+        }
+    }
+    let contract_met = match p.get("contract_met") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_array()
+                .ok_or_else(|| bad("position.contract_met", "expected a list of seats"))?
+                .iter()
+                .map(|s| seat_of(s, "position.contract_met", players))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    };
+    let turn = match p.get("turn") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(seat_of(v, "position.turn", players)?),
+    };
+    let stage = match p.get("stage").and_then(Value::as_str) {
+        None | Some("draw") => Stage::Draw,
+        Some("play") => Stage::Play,
+        Some(s) => return Err(bad("position.stage", format!("`{s}` is not draw or play"))),
+    };
+    let taken = match p.get("taken") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.parse::<Card>().map_err(|e| bad("position.taken", e))?),
+        Some(_) => return Err(bad("position.taken", "expected a card or null")),
+    };
+    let start = Start {
+        players,
+        dealer,
+        round: round as usize - 1,
+        seed,
+        scores,
+        decks,
+    };
+    let pos = Position {
+        hands,
+        stock,
+        discard,
+        rest: Rest::None,
+        table,
+        contract_met,
+        turn,
+        stage,
+        taken,
+    };
+    Game::from_position(Arc::new(loaded.rules.clone()), &start, &pos).map_err(|e| e.message)
+}
+
+/// The reference engine behind the protocol.
+pub struct Server {
+    game: Option<Game>,
+    /// Readings applied over whatever rules the harness sends (`serve --reading`).
+    overrides: Vec<(DisputeId, String)>,
+    /// Rules used instead of the harness's (`serve --rules`).
+    fixed: Option<Loaded>,
+    hello: bool,
+}
+
+/// What the server does after a reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After {
+    Continue,
+    Quit,
+}
+
+fn error(msg: impl Into<String>) -> Value {
+    json!({"type": "error", "message": msg.into()})
+}
+
+impl Server {
+    pub fn new(overrides: Vec<(DisputeId, String)>, fixed: Option<Loaded>) -> Server {
+        Server {
+            game: None,
+            overrides,
+            fixed,
+            hello: false,
+        }
+    }
+
+    /// One message and its reply.
+    pub fn handle(&mut self, msg: &Value) -> (Value, After) {
+        let Some(kind) = msg.get("type").and_then(Value::as_str) else {
+            return (
+                error("`type`: missing (every message has a type)"),
+                After::Continue,
+            );
+        };
+        let reply = match kind {
+            "hello" => {
+                let v = msg.get("protocol").and_then(Value::as_u64);
+                if v != Some(VERSION) {
+                    error(format!(
+                        "`protocol`: this server speaks protocol {VERSION}, not {}",
+                        v.map_or("(missing)".into(), |v| v.to_string())
+                    ))
+                } else {
+                    self.hello = true;
+                    json!({"type": "hello", "protocol": VERSION, "name": "push-rummy (reference)"})
+                }
+            }
+            "end" => return (json!({"type": "bye"}), After::Quit),
+            _ if !self.hello => error("the first message must be `hello`"),
+            "start" => self.start(msg),
+            "apply" => self.apply(msg),
+            "state" => match &self.game {
+                Some(g) => json!({"type": "state", "state": transcript::state(g)}),
+                None => error("no game: send `start` first"),
+            },
+            "observe" => match &self.game {
+                Some(g) => match msg.get("seat").map(|s| seat_of(s, "seat", g.players)) {
+                    Some(Ok(seat)) => {
+                        json!({"type": "observation", "observation": observe(g, seat)})
+                    }
+                    Some(Err(e)) => error(e),
+                    None => error(bad("seat", "missing")),
+                },
+                None => error("no game: send `start` first"),
+            },
+            "legal" => match &self.game {
+                Some(g) => json!({"type": "legal", "actions":
+                    g.legal_actions().iter().map(ToString::to_string).collect::<Vec<_>>()}),
+                None => error("no game: send `start` first"),
+            },
+            other => error(format!(
+                "`type`: unknown message type `{other}` (hello, start, apply, state, observe, legal, end)"
+            )),
+        };
+        (reply, After::Continue)
+    }
+
+    fn start(&mut self, msg: &Value) -> Value {
+        let loaded = match &self.fixed {
+            Some(l) => {
+                let mut raw = l.raw.clone();
+                raw.entries.remove("description");
+                match compile_rules(raw, &self.overrides) {
+                    Ok(l) => l,
+                    Err(e) => return error(e),
+                }
+            }
+            None => {
+                let raw = match get(msg, "rules").and_then(raw_rules_from_json) {
+                    Ok(r) => r,
+                    Err(e) => return error(e),
+                };
+                match compile_rules(raw, &self.overrides) {
+                    Ok(l) => l,
+                    Err(e) => return error(e),
+                }
+            }
+        };
+        match game_from_start(&loaded, msg) {
+            Ok(g) => {
+                self.game = Some(g);
+                json!({"type": "ok", "events": []})
+            }
+            Err(e) => error(e),
+        }
+    }
+
+    fn apply(&mut self, msg: &Value) -> Value {
+        let Some(g) = self.game.as_mut() else {
+            return error("no game: send `start` first");
+        };
+        let seat = match msg.get("seat").map(|s| seat_of(s, "seat", g.players)) {
+            Some(Ok(s)) => s,
+            Some(Err(e)) => return error(e),
+            None => return error(bad("seat", "missing")),
+        };
+        let text = match get_str(msg, "action") {
+            Ok(t) => t,
+            Err(e) => return error(e),
+        };
+        let action = match parse_action(text) {
+            Ok(a) => a,
+            Err(e) => return error(bad("action", e)),
+        };
+        match g.apply(seat, &action) {
+            Ok(events) => {
+                json!({"type": "ok", "events": events.iter().map(event_json).collect::<Vec<_>>()})
+            }
+            Err(e) => json!({"type": "rejected", "reason": e.code.code(), "message": e.message}),
+        }
+    }
+}
+
+/// Serves the protocol on `input`/`output` until `end` or the end of input. Lines longer than
+/// [`MAX_LINE`] or not JSON get an `error` reply; the server carries on.
+///
+/// # Errors
+/// Reading or writing fails.
+pub fn serve(
+    server: &mut Server,
+    input: &mut dyn std::io::BufRead,
+    output: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    loop {
+        let line = match read_line_limited(input, MAX_LINE)? {
+            Line::Eof => return Ok(()),
+            Line::TooLong => {
+                writeln!(
+                    output,
+                    "{}",
+                    error(format!("the line is longer than {MAX_LINE} bytes"))
+                )?;
+                output.flush()?;
+                continue;
+            }
+            Line::Text(t) => t,
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (reply, after) = match serde_json::from_str::<Value>(&line) {
+            Ok(msg) => server.handle(&msg),
+            Err(e) => (error(format!("not JSON: {e}")), After::Continue),
+        };
+        writeln!(output, "{reply}")?;
+        output.flush()?;
+        if after == After::Quit {
+            return Ok(());
+        }
+    }
+}
+
+/// One line read with a length limit.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    Text(String),
+    /// The line went past the limit; the rest of it has been skipped.
+    TooLong,
+    Eof,
+}
+
+/// Reads one line (without its newline), at most `limit` bytes; a longer line is skipped to its
+/// end and reported as [`Line::TooLong`]. Invalid UTF-8 is replaced.
+///
+/// # Errors
+/// Reading fails.
+pub fn read_line_limited(input: &mut dyn std::io::BufRead, limit: usize) -> std::io::Result<Line> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            if !any {
+                return Ok(Line::Eof);
+            }
+            break;
+        }
+        any = true;
+        match chunk.iter().position(|b| *b == b'\n') {
+            Some(i) => {
+                if !too_long {
+                    buf.extend_from_slice(&chunk[..i]);
+                }
+                input.consume(i + 1);
+                break;
+            }
+            None => {
+                let n = chunk.len();
+                if !too_long {
+                    buf.extend_from_slice(chunk);
+                }
+                input.consume(n);
+            }
+        }
+        if buf.len() > limit {
+            too_long = true;
+            buf.clear();
+        }
+    }
+    if too_long || buf.len() > limit {
+        return Ok(Line::TooLong);
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Line::Text(String::from_utf8_lossy(&buf).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_message_rebuilds_the_same_game() {
+        let loaded = rules::load("push", &[]).unwrap();
+        let g = Game::new(Arc::new(loaded.rules.clone()), 4, 1, 7, Vec::new()).unwrap();
+        let msg = start_message(&loaded, &g);
+        let raw = raw_rules_from_json(&msg["rules"]).unwrap();
+        let again = compile_rules(raw, &[]).unwrap();
+        assert_eq!(
+            transcript::fingerprint(&again.raw),
+            transcript::fingerprint(&loaded.raw)
+        );
+        let h = game_from_start(&again, &msg).unwrap();
+        assert_eq!(transcript::state(&h), transcript::state(&g));
+        assert_eq!(h.rng, g.rng);
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_reported() {
+        let text = format!("{}\nshort\n", "x".repeat(100));
+        let mut r = std::io::BufReader::with_capacity(8, text.as_bytes());
+        assert_eq!(read_line_limited(&mut r, 50).unwrap(), Line::TooLong);
+        assert_eq!(
+            read_line_limited(&mut r, 50).unwrap(),
+            Line::Text("short".into())
+        );
+        assert_eq!(read_line_limited(&mut r, 50).unwrap(), Line::Eof);
+    }
+}

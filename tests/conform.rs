@@ -1,0 +1,392 @@
+//! `push-rummy conform` and `serve`: the suite passes against the built-in engine and against the
+//! reference served over the protocol; deliberately wrong implementations are caught with a first
+//! divergence naming the rule (the reference under another reading, and the independent
+//! `examples/mini_engine.rs` with each seeded bug); `--random` shrinks each bug to a scenario of a
+//! handful of actions; implementations that hang, die or send an endless line are reported as
+//! errored and the harness goes on.
+
+use push_rummy::scenario;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_push-rummy");
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The mini engine, built by `cargo test` next to the test executable (`target/<profile>/examples`).
+fn mini() -> String {
+    let exe = std::env::current_exe().expect("the test executable");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/…");
+    let p = profile_dir
+        .join("examples")
+        .join(format!("mini_engine{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        p.exists(),
+        "{} is missing: cargo test builds the examples",
+        p.display()
+    );
+    p.display().to_string()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("push-rummy-conform-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("a temporary directory");
+    d
+}
+
+/// Runs `push-rummy ARGS --json` in the crate directory: exit code and the JSON report.
+fn conform(args: &[&str]) -> (i32, Value) {
+    let out = Command::new(BIN)
+        .current_dir(root())
+        .arg("conform")
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("push-rummy runs");
+    let code = out.status.code().expect("an exit code");
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (code, json)
+}
+
+fn with_verdict<'a>(report: &'a Value, verdict: &str) -> Vec<&'a Value> {
+    report["scenarios"]
+        .as_array()
+        .expect("scenarios")
+        .iter()
+        .filter(|s| s["verdict"] == verdict)
+        .collect()
+}
+
+fn scenario_count() -> usize {
+    scenario::find_scenarios(&root().join("conformance"))
+        .expect("conformance/ is readable")
+        .len()
+}
+
+fn disagreements(report: &Value) -> usize {
+    report["scenarios"]
+        .as_array()
+        .expect("scenarios")
+        .iter()
+        .filter(|s| {
+            s["file"]
+                .as_str()
+                .is_some_and(|f| f.contains("engine-disagreements"))
+        })
+        .count()
+}
+
+/// The failure of the scenario whose path ends with `file`, as `rule: …` text.
+fn failure_of<'a>(report: &'a Value, file: &str) -> &'a Value {
+    with_verdict(report, "fail")
+        .into_iter()
+        .find(|s| s["file"].as_str().is_some_and(|f| f.ends_with(file)))
+        .unwrap_or_else(|| panic!("{file} does not fail: {report:#}"))
+}
+
+fn rules_of(failure: &Value) -> Vec<String> {
+    failure["divergence"]["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .filter_map(|r| r.as_str().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn the_built_in_engine_passes_the_whole_suite() {
+    let (code, r) = conform(&[]);
+    let total = r["scenarios"].as_array().expect("scenarios").len();
+    assert_eq!(total, scenario_count());
+    assert_eq!(
+        with_verdict(&r, "pass").len() + disagreements(&r),
+        total,
+        "{r:#}"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn the_reference_served_over_the_protocol_passes_the_whole_suite() {
+    let serve = format!("{BIN} serve");
+    let (code, r) = conform(&["--impl", &serve]);
+    let total = r["scenarios"].as_array().expect("scenarios").len();
+    assert_eq!(total, scenario_count());
+    assert_eq!(
+        with_verdict(&r, "pass").len() + disagreements(&r),
+        total,
+        "{:#}",
+        with_verdict(&r, "fail")
+            .iter()
+            .chain(with_verdict(&r, "errored").iter())
+            .collect::<Vec<_>>()
+            .len()
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn the_reference_under_another_two_value_is_caught_at_the_score() {
+    let serve = format!("{BIN} serve --reading two-penalty-value=15");
+    let (code, r) = conform(&["--impl", &serve]);
+    assert_eq!(code, 1);
+    let fails = with_verdict(&r, "fail");
+    assert!(!fails.is_empty());
+    // Every difference is in the points of a hand, where a two is counted.
+    for f in &fails {
+        let field = f["divergence"]["field"].as_str().unwrap_or("");
+        assert!(
+            field.contains("points") || field.contains("totals"),
+            "{f:#}"
+        );
+    }
+    let f = failure_of(&r, "scoring-and-partnerships/card-values.yaml");
+    assert!(
+        rules_of(f).iter().any(|x| x.contains("two-penalty-value")),
+        "{f:#}"
+    );
+    assert!(with_verdict(&r, "errored").is_empty());
+}
+
+#[test]
+fn the_mini_engine_without_bugs_fails_nothing() {
+    let (code, r) = conform(&["--impl", &mini()]);
+    assert!(with_verdict(&r, "fail").is_empty(), "{r:#}");
+    assert!(with_verdict(&r, "errored").is_empty(), "{r:#}");
+    assert!(with_verdict(&r, "pass").len() >= 50, "{r:#}");
+    // What it does not implement is skipped with its reason.
+    for s in with_verdict(&r, "skipped") {
+        assert!(s["reason"].as_str().is_some_and(|x| !x.is_empty()));
+    }
+    assert_eq!(code, 0);
+}
+
+/// Each seeded bug: the suite catches it at the scenario about that rule, naming the rule.
+#[test]
+fn each_seeded_bug_is_caught_naming_its_rule() {
+    for (bug, file, rule) in [
+        (
+            "wrap-runs",
+            "runs/no-turning-the-corner.yaml",
+            "runs.wrap-around",
+        ),
+        (
+            "duplicate-suits",
+            "sets/no-two-cards-of-one-suit.yaml",
+            "set-duplicate-suits",
+        ),
+        (
+            "pusher-no-draw",
+            "push/push-to-the-left.yaml",
+            "pusher-draws",
+        ),
+    ] {
+        let imp = format!("{} --bug {bug}", mini());
+        let (code, r) = conform(&["--impl", &imp]);
+        assert_eq!(code, 1, "{bug}");
+        let f = failure_of(&r, file);
+        assert!(rules_of(f).iter().any(|x| x.contains(rule)), "{bug}: {f:#}");
+        for f in with_verdict(&r, "fail") {
+            assert!(!rules_of(f).is_empty(), "{bug}: {f:#}");
+        }
+    }
+}
+
+/// `--random` finds each bug in random games and shrinks it to a scenario of a few actions that
+/// still shows the bug, passes against the bug-free engine, and holds when replayed.
+#[test]
+fn random_games_find_and_shrink_each_seeded_bug() {
+    for (bug, rule) in [
+        ("wrap-runs", "runs.wrap-around"),
+        ("duplicate-suits", "set-duplicate-suits"),
+        ("pusher-no-draw", "pusher-draws"),
+    ] {
+        let out = tmp(bug);
+        let imp = format!("{} --bug {bug}", mini());
+        let (code, r) = conform(&[
+            "--impl",
+            &imp,
+            "--random",
+            "30",
+            "--seed",
+            "1",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code, 1, "{bug}: {r:#}");
+        let found = &r["found"];
+        let file = PathBuf::from(found["file"].as_str().expect("a scenario was written"));
+        let s = scenario::load(&file, &[]).expect("the shrunk scenario loads");
+        let actions = s.steps.iter().filter(|st| st.action.is_some()).count();
+        assert!((1..=5).contains(&actions), "{bug}: {actions} actions");
+        let cards: usize = s.game.deal.hands.iter().map(|h| h.len()).sum();
+        assert!(cards <= 12, "{bug}: {cards} cards in hands");
+        let names: Vec<String> = found["shrunk"]["rules"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .filter_map(|x| x.as_str().map(str::to_string))
+            .collect();
+        assert!(names.iter().any(|x| x.contains(rule)), "{bug}: {names:?}");
+        // The scenario shows the bug, and only the bug.
+        let path = file.to_str().expect("utf-8");
+        let (code, buggy) = conform(&[path, "--impl", &imp]);
+        assert_eq!(code, 1, "{bug}: {buggy:#}");
+        let (code, clean) = conform(&[path, "--impl", &mini()]);
+        assert_eq!(code, 0, "{bug}: {clean:#}");
+        assert_eq!(with_verdict(&clean, "pass").len(), 1, "{bug}: {clean:#}");
+        let replay = Command::new(BIN)
+            .arg("replay")
+            .arg(&file)
+            .output()
+            .expect("replay runs");
+        assert!(replay.status.success(), "{bug}: the reference holds it");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+/// Implementations that hang, die mid-game, or send a line without end: each scenario is
+/// reported as errored within the timeout and the next one still runs.
+#[test]
+fn broken_implementations_are_errored_and_the_harness_goes_on() {
+    let dir = tmp("broken");
+    for f in [
+        "push/push-to-the-left.yaml",
+        "runs/no-turning-the-corner.yaml",
+    ] {
+        let from = root().join("conformance").join(f);
+        std::fs::copy(&from, dir.join(from.file_name().expect("a name"))).expect("copy");
+    }
+    let d = dir.to_str().expect("utf-8");
+    for (what, imp, expect) in [
+        ("hangs", "sh -c 'sleep 30'".to_string(), "no reply"),
+        (
+            "dies mid-game",
+            r#"sh -c 'read a; echo "{\"type\":\"hello\",\"protocol\":1}"; read b; echo "{\"type\":\"ok\",\"events\":[]}"; read c; echo boom >&2; exit 3'"#.to_string(),
+            "closed its output",
+        ),
+        (
+            "sends an endless line",
+            "sh -c 'read l; yes x | tr -d \"\\n\"'".to_string(),
+            "longer than",
+        ),
+        ("speaks nonsense", "sh -c 'read l; echo hello; sleep 30'".to_string(), "malformed"),
+    ] {
+        let started = Instant::now();
+        let (code, r) = conform(&[d, "--impl", &imp, "--timeout", "1000"]);
+        let took = started.elapsed();
+        assert_eq!(code, 1, "{what}: {r:#}");
+        let errored = with_verdict(&r, "errored");
+        assert_eq!(errored.len(), 2, "{what}: {r:#}");
+        for e in errored {
+            let msg = e["error"].as_str().unwrap_or("");
+            assert!(msg.contains(expect), "{what}: {msg}");
+        }
+        assert!(took < Duration::from_secs(15), "{what}: took {took:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message() {
+    for args in [
+        vec!["no/such/dir"],
+        vec!["--impl", ""],
+        vec!["--impl", "'unclosed"],
+        vec!["--random", "3"],
+        vec!["--impl", "/no/such/program", "--random", "1"],
+        vec!["--reading", "two-penalty-value=15"],
+    ] {
+        let out = Command::new(BIN)
+            .current_dir(root())
+            .arg("conform")
+            .args(&args)
+            .output()
+            .expect("push-rummy runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+/// `serve` answers each message of the protocol, and bad input with an `error` reply, not a crash.
+#[test]
+fn serve_answers_every_message_and_survives_bad_lines() {
+    use std::io::Write as _;
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    let s =
+        scenario::load(&root().join("conformance/push/push-to-the-left.yaml"), &[]).expect("loads");
+    let start = push_rummy::protocol::start_message(&s.rules, &s.game);
+    let lines = [
+        r#"{"type":"state"}"#.to_string(),
+        r#"{"type":"hello","protocol":1}"#.to_string(),
+        "not json".to_string(),
+        "x".repeat(push_rummy::protocol::MAX_LINE + 10),
+        start.to_string(),
+        r#"{"type":"apply","seat":1,"action":"push"}"#.to_string(),
+        r#"{"type":"apply","seat":1,"action":"push"}"#.to_string(),
+        r#"{"type":"apply","seat":1,"action":"fly"}"#.to_string(),
+        r#"{"type":"legal"}"#.to_string(),
+        r#"{"type":"observe","seat":2}"#.to_string(),
+        r#"{"type":"observe","seat":9}"#.to_string(),
+        r#"{"type":"end"}"#.to_string(),
+    ];
+    {
+        let mut stdin = child.stdin.take().expect("stdin");
+        for l in &lines {
+            writeln!(stdin, "{l}").expect("write");
+        }
+    }
+    let out = child.wait_with_output().expect("serve ends");
+    assert!(out.status.success());
+    let replies: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every reply is JSON"))
+        .collect();
+    let types: Vec<&str> = replies
+        .iter()
+        .map(|r| r["type"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "error",
+            "hello",
+            "error",
+            "error",
+            "ok",
+            "ok",
+            "rejected",
+            "error",
+            "legal",
+            "observation",
+            "error",
+            "bye"
+        ]
+    );
+    assert_eq!(replies[6]["reason"], "already-drew");
+    assert!(
+        replies[7]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("action")
+    );
+}
