@@ -14,6 +14,7 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod scenario;
+pub mod settle;
 pub mod spec;
 pub mod transcript;
 pub mod yaml;

@@ -7,6 +7,7 @@ use push_rummy::contract;
 use push_rummy::disputes::DisputeId;
 use push_rummy::meld::{self, Interpretation, Query, Target};
 use push_rummy::rules::{self, BUILT_IN, Loaded};
+use push_rummy::settle;
 use push_rummy::spec::MeldKind;
 use serde_json::{Value, json};
 use std::io::Write as _;
@@ -168,21 +169,46 @@ enum RulesAction {
         #[arg(required = true)]
         paths: Vec<String>,
     },
+    /// Compare two rule sets rule by rule (built-in names or paths; `--reading` applies to both),
+    /// naming the dispute readings that differ. Exit 0 when they are the same, 1 when they differ.
+    Diff { a: String, b: String },
 }
 
 #[derive(Subcommand)]
 enum DisputesAction {
     /// List the disputes (the default).
     List,
-    /// One dispute: the question, each reading with its sources, the defaults, and which rule sets
-    /// use which reading.
-    Show { id: String },
+    /// One dispute: the question, each reading with its sources, the defaults, which rule sets
+    /// use which reading, and its scenarios replayed under every reading, side by side.
+    Show {
+        id: String,
+        /// The scenarios to search for the dispute's (default: the conformance suite).
+        #[arg(long, value_name = "DIR")]
+        suite: Option<String>,
+    },
+    /// Replay one scenario under each reading of a dispute: where the readings part, and how
+    /// each ends. Exit 0 either way; 2 for bad input.
+    Settle { id: String, scenario: String },
+    /// Which disputes can change a scenario at all: it is replayed under every other reading of
+    /// every dispute, and each that parts is named with where.
+    Affecting { scenario: String },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 enum KindArg {
     Set,
     Run,
+}
+
+/// The conformance suite: `./conformance` when there is one, else the one next to the sources
+/// the binary was built from.
+fn suite_dir() -> String {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    if std::path::Path::new("conformance").is_dir() || !here.is_dir() {
+        "conformance".into()
+    } else {
+        here.display().to_string()
+    }
 }
 
 /// A failure with its exit code: 2 for bad input.
@@ -385,6 +411,56 @@ fn rules_cmd(common: &Common, action: RulesAction) -> Result<u8, Failure> {
             }
             Ok(if failed { 2 } else { 0 })
         }
+        RulesAction::Diff { a, b } => {
+            let (la, lb) = (load_rules(common, &a)?, load_rules(common, &b)?);
+            let mut diffs = Vec::new();
+            for def in push_rummy::spec::rule_defs() {
+                if push_rummy::spec::META.contains(&def.path.as_str()) {
+                    continue;
+                }
+                let va = la.raw.get(&def.path).map(|e| leaf_json(&e.value));
+                let vb = lb.raw.get(&def.path).map(|e| leaf_json(&e.value));
+                if va != vb {
+                    let dispute = def.path.strip_prefix("readings.").map(str::to_string);
+                    diffs.push(json!({ "rule": def.path, "a": va, "b": vb, "dispute": dispute }));
+                }
+            }
+            if common.json {
+                out!(
+                    "{}",
+                    pretty_json(
+                        &json!({ "a": a, "b": b, "same": diffs.is_empty(), "differences": diffs })
+                    )
+                );
+            } else if diffs.is_empty() {
+                out!(
+                    "{a} and {b} have the same rules ({} and {})",
+                    la.rules.name,
+                    lb.rules.name
+                );
+            } else {
+                out!(
+                    "{a} ({}) | {b} ({}): {} rule(s) differ",
+                    la.rules.name,
+                    lb.rules.name,
+                    diffs.len()
+                );
+                let text = |l: &Loaded, path: &str| {
+                    l.raw
+                        .get(path)
+                        .map_or_else(|| "(unset)".to_string(), |e| leaf_text(&e.value))
+                };
+                for d in &diffs {
+                    let rule = d["rule"].as_str().unwrap_or("");
+                    let label = match d["dispute"].as_str() {
+                        Some(id) => format!("dispute {id}"),
+                        None => rule.to_string(),
+                    };
+                    out!("  {label}: {} | {}", text(&la, rule), text(&lb, rule));
+                }
+            }
+            Ok(if diffs.is_empty() { 0 } else { 1 })
+        }
     }
 }
 
@@ -399,6 +475,26 @@ fn leaf_json(l: &push_rummy::spec::Leaf) -> Value {
             .iter()
             .map(|x| json!({ "deal": x.deal, "contract": x.contract.iter().map(|c| c.to_string()).collect::<Vec<_>>() }))
             .collect::<Vec<_>>()),
+    }
+}
+
+/// A rule's value for people: `2-4`, `deal 6: set of 3 + set of 3; deal 7: …`.
+fn leaf_text(l: &push_rummy::spec::Leaf) -> String {
+    use push_rummy::spec::Leaf;
+    match l {
+        Leaf::Text(s) | Leaf::Choice(s) => s.clone(),
+        Leaf::Int(n) => n.to_string(),
+        Leaf::Bool(b) => b.to_string(),
+        Leaf::Range(a, b) if a == b => a.to_string(),
+        Leaf::Range(a, b) => format!("{a}-{b}"),
+        Leaf::Rounds(r) => r
+            .iter()
+            .map(|x| {
+                let c: Vec<String> = x.contract.iter().map(ToString::to_string).collect();
+                format!("deal {}: {}", x.deal, c.join(" + "))
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
     }
 }
 
@@ -1004,32 +1100,36 @@ fn disputes_cmd(common: &Common, action: DisputesAction) -> Result<u8, Failure> 
             }
             Ok(0)
         }
-        DisputesAction::Show { id } => {
-            let Some(e) = reg.disputes.iter().find(|e| e.id == id) else {
-                let ids: Vec<&str> = reg.disputes.iter().map(|e| e.id.as_str()).collect();
-                let hint = match push_rummy::diag::did_you_mean(&id, ids.iter().copied()) {
-                    Some(m) => format!(" (did you mean `{m}`?)"),
-                    None => String::new(),
-                };
-                return Err(bad_input(format!(
-                    "unknown dispute `{id}`{hint}; the disputes are: {}",
-                    ids.join(", ")
-                )));
-            };
+        DisputesAction::Show { id, suite } => {
+            let dispute = dispute_arg(&id)?;
+            let e = reg
+                .disputes
+                .iter()
+                .find(|e| e.id == id)
+                .expect("the register and the generated ids agree");
             // Which rule sets use which reading.
-            let dispute =
-                DisputeId::from_id(&e.id).expect("the register and the generated ids agree");
             let mut users: Vec<(String, String)> = Vec::new();
             for (name, _, _) in BUILT_IN {
                 if let Ok(l) = rules::load(name, &[]) {
                     users.push((name.to_string(), l.rules.readings.name(dispute).to_string()));
                 }
             }
+            let dir = suite.unwrap_or_else(suite_dir);
+            let files = settle::scenarios_of(std::path::Path::new(&dir), dispute)
+                .map_err(|err| bad_input(format!("{dir}: {err}")))?;
+            let extra = readings(common)?;
+            let mut settlements = Vec::new();
+            for f in &files {
+                match settle::settle(f, dispute, &extra) {
+                    Ok(s) => settlements.push(s),
+                    Err(err) => return Err(bad_input(err.render())),
+                }
+            }
             if common.json {
                 out!(
                     "{}",
                     pretty_json(
-                        &json!({ "dispute": e, "rule_sets": users.iter().map(|(n, r)| json!({ "rules": n, "reading": r })).collect::<Vec<_>>() })
+                        &json!({ "dispute": e, "rule_sets": users.iter().map(|(n, r)| json!({ "rules": n, "reading": r })).collect::<Vec<_>>(), "scenarios": settlements })
                     )
                 );
             } else {
@@ -1058,7 +1158,96 @@ fn disputes_cmd(common: &Common, action: DisputesAction) -> Result<u8, Failure> 
                     out!("  {game}: `{}` — {}", d.reading, d.why);
                 }
             }
+            if !common.json {
+                out!(
+                    "\nscenarios ({} in {dir} name this dispute), replayed under each reading:",
+                    settlements.len()
+                );
+                for s in &settlements {
+                    print_settlement(s);
+                }
+            }
             Ok(0)
+        }
+        DisputesAction::Settle { id, scenario } => {
+            let dispute = dispute_arg(&id)?;
+            let extra = readings(common)?;
+            let s = settle::settle(std::path::Path::new(&scenario), dispute, &extra)
+                .map_err(|err| bad_input(err.render()))?;
+            if common.json {
+                out!("{}", pretty_json(&json!(s)));
+            } else {
+                out!("{} — under each reading of {}", s.scenario, s.dispute);
+                print_settlement(&s);
+            }
+            Ok(0)
+        }
+        DisputesAction::Affecting { scenario } => {
+            let extra = readings(common)?;
+            let found = settle::affecting(std::path::Path::new(&scenario), &extra)
+                .map_err(|err| bad_input(err.render()))?;
+            if common.json {
+                out!(
+                    "{}",
+                    pretty_json(&json!({ "scenario": scenario, "disputes": found }))
+                );
+            } else if found.is_empty() {
+                out!("{scenario}: no reading of any dispute changes it");
+            } else {
+                out!(
+                    "{scenario}: {} dispute(s) can change it; each with the reading in force, then where each other reading parts:",
+                    found.len()
+                );
+                for a in &found {
+                    out!("  {} (in force: {})", a.dispute, a.in_force);
+                    for (reading, p) in &a.partings {
+                        out!("    {reading}: {}", settle::describe_parting(p));
+                    }
+                }
+            }
+            Ok(0)
+        }
+    }
+}
+
+fn dispute_arg(id: &str) -> Result<DisputeId, Failure> {
+    DisputeId::from_id(id).ok_or_else(|| {
+        let ids: Vec<&str> = DisputeId::ALL.iter().map(|d| d.id()).collect();
+        let hint = match push_rummy::diag::did_you_mean(id, ids.iter().copied()) {
+            Some(m) => format!(" (did you mean `{m}`?)"),
+            None => String::new(),
+        };
+        bad_input(format!(
+            "unknown dispute `{id}`{hint}; the disputes are: {}",
+            ids.join(", ")
+        ))
+    })
+}
+
+/// A settlement for people: each reading's end, then where each other reading parts.
+fn print_settlement(s: &settle::Settlement) {
+    out!("\n  {} — {}", s.scenario, s.title);
+    for r in &s.runs {
+        let mark = if r.in_force { " (in force)" } else { "" };
+        match &r.end {
+            Ok(e) => out!(
+                "    {}{mark}: steps [{}], totals {:?}{}",
+                r.reading,
+                e.results.join(", "),
+                e.totals,
+                if e.game_over {
+                    format!(", game over, winners {:?}", e.winners)
+                } else {
+                    String::new()
+                }
+            ),
+            Err(why) => out!("    {}{mark}: cannot be set up: {why}", r.reading),
+        }
+    }
+    for (reading, p) in &s.partings {
+        match p {
+            Some(p) => out!("    {reading} parts at {}", settle::describe_parting(p)),
+            None => out!("    {reading}: the same outcome"),
         }
     }
 }
@@ -1331,15 +1520,7 @@ fn conform_cmd(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
         };
         return Ok(code);
     }
-    let dir = a.dir.clone().unwrap_or_else(|| {
-        // The suite next to the binary's sources, or ./conformance.
-        let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
-        if std::path::Path::new("conformance").is_dir() || !here.is_dir() {
-            "conformance".into()
-        } else {
-            here.display().to_string()
-        }
-    });
+    let dir = a.dir.clone().unwrap_or_else(suite_dir);
     let path = std::path::Path::new(&dir);
     if !path.exists() {
         return Err(bad_input(format!("{dir}: no such file or directory")));
