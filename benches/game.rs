@@ -1,11 +1,12 @@
-//! Complete 5-deal Push games with the greedy players (issue 3 target: well over 5,000 games/s on
-//! one core). `cargo bench --bench game`.
+//! Whole games and the whole suite (issue 7's `game-greedy` and `replay-suite`), on the inputs of
+//! `push_rummy::bench`. `cargo bench --bench game`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use push_rummy::bots::{self, Bot};
-use push_rummy::game::Game;
+use push_rummy::bench::{greedy_game, replay_suite};
 use push_rummy::rules::load;
+use push_rummy::scenario::find_scenarios;
 use std::hint::black_box;
+use std::path::Path;
 use std::sync::Arc;
 
 fn bench(c: &mut Criterion) {
@@ -14,10 +15,16 @@ fn bench(c: &mut Criterion) {
     c.bench_function("game-greedy", |b| {
         b.iter(|| {
             seed += 1;
-            let g = Game::new(rules.clone(), 4, (seed % 4) as u8, seed, vec![]).unwrap();
-            black_box(bots::play(g, &[Bot::Greedy], seed, false))
+            black_box(greedy_game(&rules, seed))
         })
     });
+    let files = find_scenarios(&Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance")).unwrap();
+    let mut group = c.benchmark_group("suite");
+    group.sample_size(10);
+    group.bench_function("replay-suite", |b| {
+        b.iter(|| black_box(replay_suite(&files).unwrap()))
+    });
+    group.finish();
 }
 
 criterion_group!(benches, bench);

@@ -74,6 +74,28 @@ impl fmt::Display for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
+/// The most diagnostics kept for one input: past it, one more says how many were left out (a file
+/// with a hundred thousand mistakes is answered as quickly as one with ten).
+pub const MAX_DIAGNOSTICS: usize = 100;
+
+impl Diagnostics {
+    /// `diags`, cut to [`MAX_DIAGNOSTICS`] with a last diagnostic counting the rest.
+    pub fn capped(mut diags: Vec<Diagnostic>) -> Diagnostics {
+        if diags.len() > MAX_DIAGNOSTICS {
+            let more = diags.len() - MAX_DIAGNOSTICS;
+            diags.truncate(MAX_DIAGNOSTICS);
+            let file = diags.last().map(|d| d.file.clone()).unwrap_or_default();
+            diags.push(Diagnostic::new(
+                &file,
+                Pos::default(),
+                "",
+                format!("… and {more} more problem(s) not listed"),
+            ));
+        }
+        Diagnostics(diags)
+    }
+}
+
 impl From<Diagnostic> for Diagnostics {
     fn from(d: Diagnostic) -> Self {
         Diagnostics(vec![d])
@@ -91,7 +113,17 @@ impl From<Diagnostic> for Diagnostics {
 /// ```
 pub fn render(diags: &Diagnostics, source_of: &dyn Fn(&str) -> Option<String>) -> String {
     let mut out = String::new();
-    for d in &diags.0 {
+    // Each file's lines, split once (a file with thousands of problems is not re-read for each).
+    let mut files: std::collections::HashMap<&str, Option<Vec<String>>> =
+        std::collections::HashMap::new();
+    for (i, d) in diags.0.iter().enumerate() {
+        if i == MAX_RENDERED {
+            out.push_str(&format!(
+                "error: … and {} more problem(s) not shown\n",
+                diags.0.len() - MAX_RENDERED
+            ));
+            break;
+        }
         out.push_str(&format!("error: {}\n", d.message));
         let place = if d.line > 0 {
             format!("{}:{}:{}", d.file, d.line, d.column)
@@ -103,17 +135,25 @@ pub fn render(diags: &Diagnostics, source_of: &dyn Fn(&str) -> Option<String>) -
         } else {
             out.push_str(&format!("  --> {place} ({})\n", d.path));
         }
-        let line_text = (d.line > 0)
-            .then(|| source_of(&d.file))
-            .flatten()
-            .and_then(|src| src.lines().nth(d.line as usize - 1).map(str::to_string));
+        let line_text = if d.line > 0 {
+            files
+                .entry(d.file.as_str())
+                .or_insert_with(|| {
+                    source_of(&d.file).map(|src| src.lines().map(str::to_string).collect())
+                })
+                .as_ref()
+                .and_then(|lines| lines.get(d.line as usize - 1))
+        } else {
+            None
+        };
         match line_text {
             Some(text) => {
+                let (text, column) = clip(text, d.column.saturating_sub(1) as usize);
                 let num = d.line.to_string();
                 let pad = " ".repeat(num.len());
                 let caret_pad: String = text
                     .chars()
-                    .take(d.column.saturating_sub(1) as usize)
+                    .take(column)
                     .map(|c| if c == '\t' { '\t' } else { ' ' })
                     .collect();
                 out.push_str(&format!("{pad} |\n{num} | {text}\n{pad} | {caret_pad}^"));
@@ -132,13 +172,48 @@ pub fn render(diags: &Diagnostics, source_of: &dyn Fn(&str) -> Option<String>) -
     out
 }
 
+/// The most diagnostics [`render`] shows; the rest are counted.
+pub const MAX_RENDERED: usize = 50;
+/// The widest source line [`render`] shows; a longer one is cut around the column, with `…`.
+pub const MAX_LINE_SHOWN: usize = 160;
+
+/// `line` cut to [`MAX_LINE_SHOWN`] characters around the 0-based character `column`, and the
+/// column within the cut text.
+fn clip(line: &str, column: usize) -> (String, usize) {
+    let n = line.chars().count();
+    if n <= MAX_LINE_SHOWN {
+        return (line.to_string(), column);
+    }
+    let column = column.min(n);
+    let start = column.saturating_sub(MAX_LINE_SHOWN / 2);
+    let end = (start + MAX_LINE_SHOWN).min(n);
+    let start = end.saturating_sub(MAX_LINE_SHOWN);
+    let mut text: String = line.chars().skip(start).take(end - start).collect();
+    let mut column = column - start;
+    if start > 0 {
+        text.insert(0, '…');
+        column += 1;
+    }
+    if end < n {
+        text.push('…');
+    }
+    (text, column)
+}
+
 /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
 pub fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
+    let len = word.chars().count();
     for c in candidates {
+        // The distance is at least the difference in length: a candidate that far off is never
+        // suggested, and a very long word (a hostile key) costs no quadratic work.
+        let clen = c.chars().count();
+        if len.abs_diff(clen) > len.max(clen) / 3 + 1 {
+            continue;
+        }
         let d = edit_distance(word, c);
         if best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
@@ -187,6 +262,42 @@ mod tests {
         assert_eq!(did_you_mean("min-sise", keys), Some("min-size"));
         assert_eq!(did_you_mean("cuont", keys), Some("count"));
         assert_eq!(did_you_mean("wilds", keys), None);
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_caret_and_many_problems_counted() {
+        let line = format!("x: [{}]", "9H ".repeat(2000));
+        let d = Diagnostic::new(
+            "f.yaml",
+            Pos {
+                line: 1,
+                column: 3000,
+            },
+            "",
+            "bad card",
+        );
+        let text = render(&Diagnostics(vec![d.clone(); 60]), &|_| Some(line.clone()));
+        let first: Vec<&str> = text.lines().take(5).collect();
+        assert!(
+            first[3].starts_with("1 | …") && first[3].ends_with('…'),
+            "{first:?}"
+        );
+        assert!(first[3].chars().count() <= MAX_LINE_SHOWN + 6, "{first:?}");
+        // The caret still points at the same character.
+        let caret = first[4].find('^').expect("a caret") - "  | ".len();
+        let at = first[3]["1 | ".len()..].chars().nth(caret);
+        assert_eq!(at, line.chars().nth(2999), "{first:?}");
+        assert_eq!(text.matches("error: bad card").count(), MAX_RENDERED);
+        assert!(
+            text.ends_with("error: … and 10 more problem(s) not shown\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_very_long_word_gets_no_suggestion_quickly() {
+        let word = "k".repeat(1 << 20);
+        assert_eq!(did_you_mean(&word, ["min-size", "count"]), None);
     }
 
     #[test]

@@ -51,6 +51,35 @@ struct Common {
     /// Print JSON instead of text for people.
     #[arg(long, global = true)]
     json: bool,
+    /// Colour and suit symbols: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    color: ColorArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+/// How text for people is drawn on stdout (`--color`, `NO_COLOR`, a terminal or not).
+fn look(common: &Common) -> push_rummy::term::Look {
+    use push_rummy::term::{Look, When};
+    use std::io::IsTerminal;
+    let when = match common.color {
+        ColorArg::Auto => When::Auto,
+        ColorArg::Always => When::Always,
+        ColorArg::Never => When::Never,
+    };
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    Look::decide(when, std::io::stdout().is_terminal(), no_color)
 }
 
 #[derive(Subcommand)]
@@ -84,6 +113,16 @@ enum Command {
     Disputes {
         #[command(subcommand)]
         action: Option<DisputesAction>,
+    },
+    /// Time the standard workloads (issue 7) on one core: median operations per second of
+    /// several timed runs after a warm-up, with the targets. All of them unless named.
+    Bench {
+        /// Workloads to run: meld-check, meld-all, laydown-10, laydown-20, laydown-30,
+        /// game-greedy, replay-suite.
+        workloads: Vec<String>,
+        /// Seconds per workload.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
     },
     /// Play whole games with built-in players: one game's transcript, or a summary of many.
     Play {
@@ -156,6 +195,37 @@ enum Command {
         #[arg(long, default_value_t = push_rummy::protocol::DEFAULT_TIMEOUT_MS)]
         timeout: u64,
     },
+    /// Explain a rejection reason code (`push-not-allowed`), a dispute (`frozen-two`), one of its
+    /// readings (`frozen-two=position`) or a rule (`sets.min-size`), with the sources behind it.
+    Explain {
+        /// The code, dispute id, ID=READING or rule path.
+        word: String,
+        /// The scenarios to search for ones that expect a reason code (default: the conformance
+        /// suite).
+        #[arg(long, value_name = "DIR")]
+        suite: Option<String>,
+    },
+    /// Print the JSON Schema of rules files or scenario files (for editors; the shipped copies
+    /// are spec/schema/rules.schema.json and conformance/schema/scenario.schema.json).
+    Schema {
+        #[arg(value_enum)]
+        kind: SchemaKind,
+    },
+    /// Print a shell completion script, e.g. `push-rummy completions bash > ~/.local/share/bash-completion/completions/push-rummy`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `push-rummy man > push-rummy.1; man ./push-rummy.1`.
+    Man,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SchemaKind {
+    /// Rules files (spec/*.yaml, house variants).
+    Rules,
+    /// Scenario files (conformance/**/*.yaml).
+    Scenario,
 }
 
 #[derive(Subcommand)]
@@ -301,6 +371,95 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             games,
             jobs,
         } => play_cmd(&common, seed, players, &bots, games, jobs),
+        Command::Bench { workloads, seconds } => bench_cmd(&common, &workloads, seconds),
+        Command::Explain { word, suite } => explain_cmd(&common, &word, suite),
+        Command::Schema { kind } => schema_cmd(kind),
+        Command::Completions { shell } => completions_cmd(shell),
+        Command::Man => man_cmd(),
+    }
+}
+
+fn bench_cmd(common: &Common, workloads: &[String], seconds: f64) -> Result<u8, Failure> {
+    use push_rummy::bench;
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
+        return Err(bad_input(format!(
+            "--seconds {seconds}: give a number of seconds between 0 and 3600"
+        )));
+    }
+    let names: Vec<String> = if workloads.is_empty() {
+        bench::WORKLOADS.iter().map(|w| w.0.to_string()).collect()
+    } else {
+        workloads.to_vec()
+    };
+    for n in &names {
+        if !bench::WORKLOADS.iter().any(|w| w.0 == n) {
+            let all: Vec<&str> = bench::WORKLOADS.iter().map(|w| w.0).collect();
+            return Err(bad_input(format!(
+                "unknown workload `{n}`; the workloads are {}",
+                all.join(", ")
+            )));
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let suite = suite_dir();
+    let mut results = Vec::new();
+    if !common.json {
+        out!("one core of {cores}; {seconds} s per workload, median of 5 timed runs\n");
+        out!(
+            "{:<14} {:>16} {:>14} {:>16}",
+            "workload",
+            "per second",
+            "per op",
+            "target"
+        );
+    }
+    for n in &names {
+        let m = bench::run(n, seconds, std::path::Path::new(&suite)).map_err(bad_input)?;
+        if !common.json {
+            let target = match (m.target_per_second, m.meets_target) {
+                (Some(t), Some(ok)) => {
+                    format!("{} {}", human_rate(t), if ok { "met" } else { "NOT met" })
+                }
+                _ => "—".to_string(),
+            };
+            out!(
+                "{:<14} {:>16} {:>14} {:>16}",
+                m.workload,
+                human_rate(m.per_second),
+                human_time(m.nanos_per_op),
+                target
+            );
+        }
+        results.push(m);
+    }
+    if common.json {
+        out!(
+            "{}",
+            pretty_json(&json!({ "cores": cores, "seconds": seconds, "workloads": results }))
+        );
+    }
+    Ok(0)
+}
+
+fn human_rate(r: f64) -> String {
+    if r >= 1e6 {
+        format!("{:.2} M/s", r / 1e6)
+    } else if r >= 1e3 {
+        format!("{:.1} k/s", r / 1e3)
+    } else {
+        format!("{r:.2} /s")
+    }
+}
+
+fn human_time(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{:.2} s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
     }
 }
 
@@ -920,14 +1079,7 @@ fn play_cmd(
                 )
             );
         } else {
-            for e in &p.events {
-                out!("{}", event_text(e));
-            }
-            out!(
-                "totals {:?}; winner(s): {:?}",
-                p.game.totals,
-                p.game.winners
-            );
+            print_game(&look(common), new_game(seed)?, &p)?;
         }
         return Ok(0);
     }
@@ -1006,6 +1158,56 @@ fn play_cmd(
         );
     }
     Ok(0)
+}
+
+/// One game for people: the table as each deal starts, what happens, the table just before the
+/// play that ends each deal, and the result. The game is played again from `start` with the
+/// recorded actions (the engine is deterministic), to see the table on the way.
+fn print_game(
+    look: &push_rummy::term::Look,
+    start: push_rummy::game::Game,
+    p: &push_rummy::bots::Played,
+) -> Result<(), Failure> {
+    use push_rummy::game::Event;
+    use push_rummy::term::table_view;
+    use push_rummy::transcript::state;
+    let mut g = start;
+    out_raw!(
+        "{}",
+        look.paint(&table_view(&state(&g), "the table as the deal starts"))
+    );
+    for (seat, a) in &p.actions {
+        let before = g.clone();
+        let events = g
+            .apply(*seat, a)
+            .map_err(|e| bad_input(format!("replaying the game: {e}")))?;
+        if events.iter().any(|e| matches!(e, Event::HandEnded { .. })) {
+            out_raw!(
+                "{}",
+                look.paint(&table_view(
+                    &state(&before),
+                    "the table before the last play"
+                ))
+            );
+        }
+        for e in &events {
+            out!("{}", look.paint(&event_text(e)));
+        }
+        if events.iter().any(|e| matches!(e, Event::Dealt { .. })) {
+            out_raw!(
+                "{}",
+                look.paint(&table_view(&state(&g), "the table as the deal starts"))
+            );
+        }
+    }
+    out!(
+        "{}",
+        look.paint(&format!(
+            "totals {:?}; winner(s): {:?}",
+            p.game.totals, p.game.winners
+        ))
+    );
+    Ok(())
 }
 
 fn event_text(e: &push_rummy::game::Event) -> String {
@@ -1122,7 +1324,7 @@ fn disputes_cmd(common: &Common, action: DisputesAction) -> Result<u8, Failure> 
             for f in &files {
                 match settle::settle(f, dispute, &extra) {
                     Ok(s) => settlements.push(s),
-                    Err(err) => return Err(bad_input(err.render())),
+                    Err(err) => return Err(load_failure(&err)),
                 }
             }
             if common.json {
@@ -1173,7 +1375,7 @@ fn disputes_cmd(common: &Common, action: DisputesAction) -> Result<u8, Failure> 
             let dispute = dispute_arg(&id)?;
             let extra = readings(common)?;
             let s = settle::settle(std::path::Path::new(&scenario), dispute, &extra)
-                .map_err(|err| bad_input(err.render()))?;
+                .map_err(|err| load_failure(&err))?;
             if common.json {
                 out!("{}", pretty_json(&json!(s)));
             } else {
@@ -1185,7 +1387,7 @@ fn disputes_cmd(common: &Common, action: DisputesAction) -> Result<u8, Failure> 
         DisputesAction::Affecting { scenario } => {
             let extra = readings(common)?;
             let found = settle::affecting(std::path::Path::new(&scenario), &extra)
-                .map_err(|err| bad_input(err.render()))?;
+                .map_err(|err| load_failure(&err))?;
             if common.json {
                 out!(
                     "{}",
@@ -1301,7 +1503,8 @@ fn replay_cmd(common: &Common, paths: &[String], check: bool, bless: bool) -> Re
         if common.json {
             out!("{}", pretty_json(&r.transcript.json()));
         } else {
-            out_raw!("{}", r.transcript.text());
+            // The canonical text; on a terminal with suit symbols and colour.
+            out_raw!("{}", look(common).paint(&r.transcript.text()));
         }
         report_failures(f, &r);
         return Ok(if r.failures.is_empty() { 0 } else { 1 });
@@ -1595,6 +1798,15 @@ fn conform_cmd(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
                     format!(": {}", cov.never_in_force.join(", "))
                 }
             );
+            out!(
+                "dispute readings no scenario tells apart from the others: {}{}",
+                cov.untold_readings.len(),
+                if cov.untold_readings.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", cov.untold_readings.join(", "))
+                }
+            );
         }
         return Ok(if invalid.is_empty() { 0 } else { 2 });
     }
@@ -1632,4 +1844,71 @@ fn conform_cmd(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
         );
     }
     Ok(report.exit_code())
+}
+
+fn schema_cmd(kind: SchemaKind) -> Result<u8, Failure> {
+    let schema = match kind {
+        SchemaKind::Rules => push_rummy::schema::rules(),
+        SchemaKind::Scenario => push_rummy::schema::scenario(),
+    };
+    out_raw!("{}", push_rummy::schema::text(&schema));
+    Ok(0)
+}
+
+/// `completions SHELL`: generated from the clap definitions above.
+fn completions_cmd(shell: clap_complete::Shell) -> Result<u8, Failure> {
+    use clap::CommandFactory;
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "push-rummy", &mut buf);
+    out_raw!("{}", String::from_utf8_lossy(&buf));
+    Ok(0)
+}
+
+/// `man`: the manual page (roff), generated from the clap definitions above.
+fn man_cmd() -> Result<u8, Failure> {
+    use clap::CommandFactory;
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut buf)
+        .map_err(|e| bad_input(format!("man: {e}")))?;
+    out_raw!("{}", String::from_utf8_lossy(&buf));
+    Ok(0)
+}
+
+/// `explain`: a reason code, a dispute, a reading or a rule in plain words.
+fn explain_cmd(common: &Common, word: &str, suite: Option<String>) -> Result<u8, Failure> {
+    let dir = suite.unwrap_or_else(suite_dir);
+    let path = std::path::Path::new(&dir);
+    match push_rummy::explain::explain(word, path.is_dir().then_some(path)) {
+        Ok(e) => {
+            if common.json {
+                out!("{}", pretty_json(&json!(e)));
+            } else {
+                out_raw!("{}", look(common).paint(&e.text()));
+            }
+            Ok(0)
+        }
+        Err(u) => Err(Failure {
+            code: 2,
+            json: json!({ "error": u.to_string(), "word": u.word, "suggestion": u.suggestion }),
+            text: format!(
+                "{u}\n  = hint: the reason codes are {}; `push-rummy disputes` lists the disputes, `push-rummy rules show` the rules",
+                push_rummy::game::Reason::ALL
+                    .iter()
+                    .map(|r| r.code())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
+    }
+}
+
+/// A scenario that did not load, for `disputes settle|affecting|show`: the rendered diagnostics
+/// for people and the diagnostics as data.
+fn load_failure(e: &push_rummy::rules::LoadError) -> Failure {
+    Failure {
+        code: 2,
+        json: json!({ "error": "the scenario could not be loaded", "diagnostics": e.diagnostics.0 }),
+        text: e.render(),
+    }
 }

@@ -126,6 +126,9 @@ fn err(place: Place, message: impl Into<String>) -> PositionError {
 
 /// Compares placed cards with the pack: `Ok` when they are exactly the pack, otherwise a message
 /// naming the cards missing and the cards placed too often (with where they were placed).
+///
+/// # Errors
+/// That message, when the placed cards are not exactly the pack for `players`.
 pub fn check_pack(
     rules: &Rules,
     players: u8,

@@ -451,6 +451,11 @@ impl Server {
         }
     }
 
+    /// The game set up by the last accepted `start`, as it stands.
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
     /// One message and its reply.
     pub fn handle(&mut self, msg: &Value) -> (Value, After) {
         let Some(kind) = msg.get("type").and_then(Value::as_str) else {

@@ -324,7 +324,7 @@ pub fn load(name_or_path: &str, readings: &[(DisputeId, String)]) -> Result<Load
         Some(r) if diags.is_empty() => r,
         _ => {
             return Err(LoadError {
-                diagnostics: Diagnostics(diags),
+                diagnostics: Diagnostics::capped(diags),
                 sources,
             });
         }
@@ -349,7 +349,7 @@ pub fn load(name_or_path: &str, readings: &[(DisputeId, String)]) -> Result<Load
     match compile(&raw, &top) {
         Ok(rules) => Ok(Loaded { rules, raw, chain }),
         Err(d) => Err(LoadError {
-            diagnostics: Diagnostics(d),
+            diagnostics: Diagnostics::capped(d),
             sources,
         }),
     }
@@ -377,7 +377,7 @@ pub fn load_text(label: &str, text: &str, base_dir: &Path) -> Result<Loaded, Loa
         Some(r) if diags.is_empty() => r,
         _ => {
             return Err(LoadError {
-                diagnostics: Diagnostics(diags),
+                diagnostics: Diagnostics::capped(diags),
                 sources,
             });
         }
@@ -386,7 +386,7 @@ pub fn load_text(label: &str, text: &str, base_dir: &Path) -> Result<Loaded, Loa
     match compile(&raw, &top) {
         Ok(rules) => Ok(Loaded { rules, raw, chain }),
         Err(d) => Err(LoadError {
-            diagnostics: Diagnostics(d),
+            diagnostics: Diagnostics::capped(d),
             sources,
         }),
     }
@@ -444,9 +444,9 @@ fn resolve(
             Some((file, pos, _)) => Diagnostic::new(file, pos, "extends", what),
             None => Diagnostic::new(&label, Pos::default(), "", what),
         };
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(_) if !is_path(name_or_path) => {
+        let text = match yaml::read_text(&path) {
+            Ok(t) => t,
+            Err(yaml::ReadError::Io(_)) if !is_path(name_or_path) => {
                 let names: Vec<&str> = BUILT_IN.iter().map(|(n, _, _)| *n).collect();
                 let hint = match crate::diag::did_you_mean(name_or_path, names.iter().copied()) {
                     Some(m) => format!(
@@ -466,7 +466,7 @@ fn resolve(
                 );
                 return None;
             }
-            Err(e) => {
+            Err(yaml::ReadError::Io(e)) => {
                 let shown = normalize(&path);
                 let what = if e.kind() == std::io::ErrorKind::NotFound {
                     format!("rules file `{shown}` does not exist")
@@ -480,35 +480,12 @@ fn resolve(
                 diags.push(d);
                 return None;
             }
-        };
-        if bytes.len() > yaml::MAX_INPUT_BYTES {
-            diags.push(Diagnostic::new(
-                &label,
-                Pos::default(),
-                "",
-                format!(
-                    "the file is {} bytes; the limit is {} bytes",
-                    bytes.len(),
-                    yaml::MAX_INPUT_BYTES
-                ),
-            ));
-            return None;
-        }
-        let text = match String::from_utf8(bytes) {
-            Ok(t) => t,
             Err(e) => {
-                let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-                let line = upto.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-                let column = (upto.len()
-                    - upto.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1))
-                    as u32
-                    + 1;
-                diags.push(Diagnostic::new(
-                    &label,
-                    Pos { line, column },
-                    "",
-                    "the file is not valid UTF-8 text",
-                ));
+                let mut d = Diagnostic::new(&label, e.pos(), "", e.message("the rules file"));
+                if matches!(e, yaml::ReadError::TooLarge(_)) {
+                    d = d.with_hint("a rules file is a few kilobytes; see docs/LIMITS.md");
+                }
+                diags.push(d);
                 return None;
             }
         };

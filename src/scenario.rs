@@ -12,6 +12,7 @@ use crate::card::{Card, Counts};
 use crate::diag::{Diagnostic, Diagnostics, did_you_mean};
 use crate::disputes::{DisputeId, list_readings};
 use crate::game::{Action, Game, MeldSpec, Reason, Stage};
+use crate::meld::MAX_MELD_CARDS;
 use crate::position::{Place, Position, Rest, Start};
 use crate::rules::{self, BUILT_IN, LoadError, Loaded};
 use crate::spec::{self, Entry, Leaf, Origin, RawRules};
@@ -19,6 +20,13 @@ use crate::yaml::{self, Node, Pos, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
+
+/// The most steps in one scenario (a whole game of 2,000 actions fits; the replay of the most
+/// allowed stays within a second or two and a few hundred megabytes with `--json`).
+pub const MAX_STEPS: usize = 2_000;
+/// The most cards in one list (a hand, the stock, a pile, a pack order): the largest pack the rules
+/// language allows has 16 × 52 + 64 = 896 cards.
+pub const MAX_CARDS: usize = 1_000;
 
 /// The source numbers a scenario may cite.
 pub const SOURCES: [&str; 4] = ["000", "001", "002", "003"];
@@ -343,6 +351,18 @@ impl Ctx {
                 return None;
             }
         };
+        if words.len() > MAX_CARDS {
+            self.err_hint(
+                node,
+                path,
+                format!(
+                    "{} cards in one list; the limit is {MAX_CARDS} (the largest pack has 896)",
+                    words.len()
+                ),
+                "see docs/LIMITS.md",
+            );
+            return None;
+        }
         let mut out = Vec::new();
         let mut ok = true;
         for (w, at) in words {
@@ -449,9 +469,28 @@ impl Ctx {
             }
         };
         match parse_meld_spec(&text) {
+            Ok(s) if s.cards.len() > MAX_MELD_CARDS => {
+                self.err_hint(
+                    node,
+                    path,
+                    format!(
+                        "a meld of {} cards; the limit is {MAX_MELD_CARDS}",
+                        s.cards.len()
+                    ),
+                    "see docs/LIMITS.md",
+                );
+                None
+            }
             Ok(s) => Some(s),
             Err(e) => {
-                self.err(node, path, format!("cannot read the meld `{text}`: {e}"));
+                self.err(
+                    node,
+                    path,
+                    format!(
+                        "cannot read the meld `{clipped}`: {e}",
+                        clipped = clip(&text)
+                    ),
+                );
                 None
             }
         }
@@ -500,31 +539,15 @@ pub fn load(path: &Path, readings: &[(DisputeId, String)]) -> Result<Scenario, L
         diagnostics: Diagnostics(vec![d]),
         sources,
     };
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
+    let text = match yaml::read_text(path) {
+        Ok(t) => t,
         Err(e) => {
-            let reason = e.to_string();
-            let reason = reason
-                .split(" (os error")
-                .next()
-                .unwrap_or(&reason)
-                .to_lowercase();
-            return Err(fail(
-                Diagnostic::new(
-                    &file,
-                    Pos::default(),
-                    "",
-                    format!("cannot read the scenario: {reason}"),
-                ),
-                BTreeMap::new(),
-            ));
+            let mut d = Diagnostic::new(&file, e.pos(), "", e.message("the scenario"));
+            if matches!(e, yaml::ReadError::TooLarge(_)) {
+                d = d.with_hint("a scenario is a few kilobytes; see docs/LIMITS.md");
+            }
+            return Err(fail(d, BTreeMap::new()));
         }
-    };
-    let Ok(text) = String::from_utf8(bytes) else {
-        return Err(fail(
-            Diagnostic::new(&file, Pos::default(), "", "the scenario is not UTF-8 text"),
-            BTreeMap::new(),
-        ));
     };
     let base = path.parent().unwrap_or(Path::new("."));
     load_text(&file, &text, base, readings)
@@ -560,7 +583,7 @@ pub fn load_text(
         diags: Vec::new(),
     };
     let done = |cx: Ctx, sources: BTreeMap<String, String>| LoadError {
-        diagnostics: Diagnostics(cx.diags),
+        diagnostics: Diagnostics::capped(cx.diags),
         sources,
     };
     if !matches!(root.value, Value::Map(_)) {
@@ -855,7 +878,15 @@ pub fn load_text(
     if let Some(node) = top.get("steps")
         && let Some(items) = cx.list(node, "steps", "the steps")
     {
-        for (i, it) in items.iter().enumerate() {
+        if items.len() > MAX_STEPS {
+            cx.err_hint(
+                node,
+                "steps",
+                format!("{} steps; the limit is {MAX_STEPS}", items.len()),
+                "split the scenario: a later one can start from an explicit position (`cards: {hands: …}`)",
+            );
+        }
+        for (i, it) in items.iter().enumerate().take(MAX_STEPS) {
             if let Some(s) = decode_step(&mut cx, it, i, players) {
                 steps.push(s);
             }
@@ -1147,8 +1178,15 @@ fn decode_step(cx: &mut Ctx, node: &Node, index: usize, players: u8) -> Option<S
             None
         })?;
         match parse_action(&text) {
-            Ok(a) => Some(a),
+            Ok(a) => match action_too_big(&a) {
+                Some(problem) => {
+                    cx.err_hint(v, &p, problem, "see docs/LIMITS.md");
+                    None
+                }
+                None => Some(a),
+            },
             Err(e) => {
+                let text = clip(&text);
                 cx.err_hint(
                     v,
                     &p,
@@ -1197,6 +1235,33 @@ fn decode_step(cx: &mut Ctx, node: &Node, index: usize, players: u8) -> Option<S
         expect,
         checks,
     })
+}
+
+/// Text shown in a message, cut to 80 characters.
+fn clip(text: &str) -> String {
+    if text.chars().count() <= 80 {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(80).collect();
+    format!("{head}…")
+}
+
+/// A meld or lay-off in an action beyond [`MAX_MELD_CARDS`] cards, or more cards in one action
+/// than [`MAX_CARDS`]: what is wrong, in words.
+fn action_too_big(a: &Action) -> Option<String> {
+    let sizes: Vec<usize> = match a {
+        Action::Meld(specs) => specs.iter().map(|m| m.cards.len()).collect(),
+        Action::LayOff { cards, .. } => vec![cards.len()],
+        Action::Rescue { then: Some(t), .. } => return action_too_big(t),
+        _ => return None,
+    };
+    if let Some(n) = sizes.iter().find(|&&n| n > MAX_MELD_CARDS) {
+        return Some(format!(
+            "a meld of {n} cards in the action; the limit is {MAX_MELD_CARDS}"
+        ));
+    }
+    let total: usize = sizes.iter().sum();
+    (total > MAX_CARDS).then(|| format!("{total} cards in one action; the limit is {MAX_CARDS}"))
 }
 
 fn decode_expect(cx: &mut Ctx, v: &Node, p: &str) -> Expect {

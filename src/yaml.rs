@@ -2,7 +2,7 @@
 //!
 //! Every input file (rules, scenarios) is read through here, so the limits on input live here too:
 //! size, nesting depth, alias expansion, duplicate keys. Typed decoding with field paths and
-//! "did you mean" hints is in [`crate::decode`].
+//! "did you mean" hints is in [`crate::spec`] (rules) and [`crate::scenario`] (scenarios).
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
@@ -14,6 +14,80 @@ pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
 pub const MAX_DEPTH: usize = 64;
 /// The most YAML nodes one input may produce, aliases expanded.
 pub const MAX_NODES: usize = 250_000;
+
+/// Why an input file could not be read as text.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file could not be opened or read.
+    Io(std::io::Error),
+    /// The file is larger than [`MAX_INPUT_BYTES`]: its size when known (`None` for a stream that
+    /// went on past the limit, like `/dev/zero`).
+    TooLarge(Option<u64>),
+    /// The bytes are not UTF-8; the position of the first bad byte.
+    NotUtf8(Pos),
+}
+
+impl ReadError {
+    /// The problem in words (for the I/O case, `what` names the file's role: "the scenario").
+    pub fn message(&self, what: &str) -> String {
+        match self {
+            ReadError::Io(e) => {
+                let t = e.to_string();
+                let t = t.split(" (os error").next().unwrap_or(&t).to_lowercase();
+                format!("cannot read {what}: {t}")
+            }
+            ReadError::TooLarge(Some(n)) => {
+                format!("the file is {n} bytes; the limit is {MAX_INPUT_BYTES} bytes")
+            }
+            ReadError::TooLarge(None) => {
+                format!("the file is larger than the limit of {MAX_INPUT_BYTES} bytes")
+            }
+            ReadError::NotUtf8(_) => "the file is not valid UTF-8 text".into(),
+        }
+    }
+
+    /// Where the problem is, when it is inside the file.
+    pub fn pos(&self) -> Pos {
+        match self {
+            ReadError::NotUtf8(p) => *p,
+            _ => Pos::default(),
+        }
+    }
+}
+
+/// Reads an input file as text, never more than [`MAX_INPUT_BYTES`] + 1 bytes of it (a huge file
+/// or an endless stream costs no more memory than the limit).
+///
+/// # Errors
+/// The file cannot be read, is over the limit, or is not UTF-8.
+pub fn read_text(path: &std::path::Path) -> Result<String, ReadError> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let known = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    if let Some(n) = known
+        && n > MAX_INPUT_BYTES as u64
+    {
+        return Err(ReadError::TooLarge(Some(n)));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(ReadError::TooLarge(None));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = upto.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+        let column =
+            (upto.len() - upto.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)) as u32 + 1;
+        ReadError::NotUtf8(Pos { line, column })
+    })
+}
 
 /// A position in a file, 1-based. `line == 0` means unknown.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -212,24 +286,26 @@ fn explain(pos: Pos, raw: &str) -> SyntaxError {
     }
 }
 
-/// YAML forbids a key twice in one map; say where both are.
+/// YAML forbids a key twice in one map; say where both are. Linear in the size of the tree (a map
+/// of many keys is checked through a hash set, not pair by pair).
 fn check_duplicates(node: &Node) -> Result<(), SyntaxError> {
     match &node.value {
         Value::Map(entries) => {
-            for (i, (k, v)) in entries.iter().enumerate() {
-                if let Some(name) = k.scalar_text()
-                    && let Some((first, _)) = entries[..i]
-                        .iter()
-                        .find(|(p, _)| p.scalar_text().as_deref() == Some(&name))
-                {
-                    return Err(SyntaxError {
-                        pos: k.pos,
-                        message: format!(
-                            "`{name}` appears twice in the same map (first at line {})",
-                            first.pos.line
-                        ),
-                        hint: Some("keep one of them".into()),
-                    });
+            let mut seen: std::collections::HashMap<String, Pos> =
+                std::collections::HashMap::with_capacity(entries.len());
+            for (k, v) in entries {
+                if let Some(name) = k.scalar_text() {
+                    if let Some(first) = seen.get(&name) {
+                        return Err(SyntaxError {
+                            pos: k.pos,
+                            message: format!(
+                                "`{name}` appears twice in the same map (first at line {})",
+                                first.line
+                            ),
+                            hint: Some("keep one of them".into()),
+                        });
+                    }
+                    seen.insert(name, k.pos);
                 }
                 check_duplicates(v)?;
             }

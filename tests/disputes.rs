@@ -164,3 +164,15 @@ fn rules_diff_names_the_readings_that_differ() {
     let (code, _) = run(&["rules", "diff", "push", "no-such-rules"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn the_coverage_report_finds_every_reading_told_apart() {
+    let (cov, invalid) = push_rummy::conform::coverage(&suite()).unwrap();
+    assert!(invalid.is_empty(), "{invalid:?}");
+    assert!(cov.untold_readings.is_empty(), "{:?}", cov.untold_readings);
+    assert!(
+        cov.untouched_readings.is_empty(),
+        "{:?}",
+        cov.untouched_readings
+    );
+}

@@ -1,0 +1,283 @@
+//! A brute-force meld reference, independent of the oracle's window search: for every card it
+//! tries every place it could stand (every rank place of the line for a run, every suit for an
+//! exact-card set) and keeps the combinations that make a legal meld. Exponential in the number of
+//! wild cards: keep them to four or so.
+//!
+//! Shared by the property tests (`tests/meld_oracle.rs`) and the fuzz target `meld_search`; not
+//! part of the library's interface.
+
+use crate::card::{Card, Rank, Suit};
+use crate::disputes::DisputeId;
+use crate::meld::{Interpretation, Role, Target};
+use crate::rules::Rules;
+use crate::spec::MeldKind;
+use std::collections::BTreeSet;
+
+fn natural_two_in_sets(r: &Rules) -> bool {
+    !r.twos_wild || r.readings.name(DisputeId::NaturalTwos) == "runs-and-sets"
+}
+fn natural_two_in_runs(r: &Rules) -> bool {
+    !r.twos_wild || r.readings.name(DisputeId::NaturalTwos) != "never"
+}
+
+fn brute_sets(r: &Rules, cards: &[Card], out: &mut BTreeSet<Interpretation>) {
+    let n = cards.len();
+    if n < usize::from(r.set_min) || (r.readings.name(DisputeId::SetMaxSize) == "4" && n > 4) {
+        return;
+    }
+    let exact = r.readings.name(DisputeId::WildInSetRepresents) == "exact-card";
+    let forbid = r.readings.name(DisputeId::SetDuplicateSuits) == "forbidden";
+    for rank in Rank::ALL {
+        if rank == Rank::Two && !natural_two_in_sets(r) {
+            continue;
+        }
+        // Options per card.
+        let mut options: Vec<Vec<Role>> = Vec::new();
+        for &c in cards {
+            let mut o = Vec::new();
+            if !r.is_wild(c) {
+                if c.rank() == Some(rank) {
+                    o.push(Role {
+                        place: 0,
+                        stands_for: Target::Card(c),
+                        card: c,
+                        natural: true,
+                    });
+                }
+            } else if !exact {
+                if rank == Rank::Two && c.is_two() {
+                    o.push(Role {
+                        place: 0,
+                        stands_for: Target::Card(c),
+                        card: c,
+                        natural: true,
+                    });
+                } else {
+                    o.push(Role {
+                        place: 0,
+                        stands_for: Target::Rank(rank),
+                        card: c,
+                        natural: false,
+                    });
+                }
+            } else {
+                for s in Suit::ALL {
+                    let t = Card::new(rank, s);
+                    if t == c {
+                        if natural_two_in_sets(r) {
+                            o.push(Role {
+                                place: 0,
+                                stands_for: Target::Card(t),
+                                card: c,
+                                natural: true,
+                            });
+                        }
+                    } else {
+                        o.push(Role {
+                            place: 0,
+                            stands_for: Target::Card(t),
+                            card: c,
+                            natural: false,
+                        });
+                    }
+                }
+            }
+            options.push(o);
+        }
+        product(&options, &mut Vec::new(), &mut |roles| {
+            if r.readings.name(DisputeId::AllWildMelds) == "forbidden"
+                && !roles.iter().any(|x| x.natural)
+            {
+                return;
+            }
+            if forbid {
+                let mut seen = [false; 4];
+                for x in roles {
+                    if let Target::Card(t) = x.stands_for {
+                        let s = t.suit().unwrap() as usize;
+                        if seen[s] {
+                            return;
+                        }
+                        seen[s] = true;
+                    }
+                }
+            }
+            let mut v = roles.to_vec();
+            v.sort();
+            out.insert(Interpretation {
+                kind: MeldKind::Set,
+                rank: Some(rank),
+                suit: None,
+                roles: v,
+            });
+        });
+    }
+}
+
+fn brute_runs(r: &Rules, cards: &[Card], out: &mut BTreeSet<Interpretation>) {
+    let n = cards.len();
+    let len = r.line.len();
+    if n < usize::from(r.run_min) {
+        return;
+    }
+    let same = r.readings.name(DisputeId::RunSuits) == "same-suit";
+    let suits: Vec<Option<Suit>> = if same {
+        Suit::ALL.iter().map(|&s| Some(s)).collect()
+    } else {
+        vec![None]
+    };
+    for suit in suits {
+        let mut options: Vec<Vec<(usize, Role)>> = Vec::new();
+        for &c in cards {
+            let mut o = Vec::new();
+            for pl in 0..len {
+                let prank = r.line[pl].rank;
+                let target = match suit {
+                    Some(s) => Target::Card(Card::new(prank, s)),
+                    None => Target::Rank(prank),
+                };
+                if !r.is_wild(c) {
+                    if c.rank() == Some(prank) && (suit.is_none() || c.suit() == suit) {
+                        o.push((
+                            pl,
+                            Role {
+                                place: 0,
+                                stands_for: Target::Card(c),
+                                card: c,
+                                natural: true,
+                            },
+                        ));
+                    }
+                } else {
+                    let own = c.is_two()
+                        && prank == Rank::Two
+                        && (suit.is_none() || target == Target::Card(c));
+                    if own && natural_two_in_runs(r) {
+                        o.push((
+                            pl,
+                            Role {
+                                place: 0,
+                                stands_for: Target::Card(c),
+                                card: c,
+                                natural: true,
+                            },
+                        ));
+                    } else {
+                        o.push((
+                            pl,
+                            Role {
+                                place: 0,
+                                stands_for: target,
+                                card: c,
+                                natural: false,
+                            },
+                        ));
+                    }
+                }
+            }
+            options.push(o);
+        }
+        product(&options, &mut Vec::new(), &mut |pairs| {
+            if r.readings.name(DisputeId::AllWildMelds) == "forbidden"
+                && !pairs.iter().any(|(_, x)| x.natural)
+            {
+                return;
+            }
+            let mut places: Vec<usize> = pairs.iter().map(|(p, _)| *p).collect();
+            places.sort_unstable();
+            if places.windows(2).any(|w| w[0] == w[1]) {
+                return;
+            }
+            // The window start: the place whose predecessor is unused.
+            let used: BTreeSet<usize> = places.iter().copied().collect();
+            let start = if r.wrap_around {
+                if n == len {
+                    0
+                } else {
+                    match places
+                        .iter()
+                        .find(|&&p| !used.contains(&((p + len - 1) % len)))
+                    {
+                        Some(&s) => s,
+                        None => return,
+                    }
+                }
+            } else {
+                places[0]
+            };
+            for i in 0..n {
+                let p = if r.wrap_around {
+                    (start + i) % len
+                } else {
+                    start + i
+                };
+                if !used.contains(&p) {
+                    return;
+                }
+            }
+            if !r.wrap_around
+                && n == len
+                && r.line[0].rank == Rank::Ace
+                && r.readings.name(DisputeId::AceBothEnds) == "forbidden"
+            {
+                return;
+            }
+            let mut roles: Vec<Role> = pairs
+                .iter()
+                .map(|(p, x)| {
+                    let k = if r.wrap_around {
+                        (p + len - start) % len
+                    } else {
+                        p - start
+                    };
+                    Role {
+                        place: k as u8,
+                        ..*x
+                    }
+                })
+                .collect();
+            roles.sort();
+            out.insert(Interpretation {
+                kind: MeldKind::Run,
+                rank: None,
+                suit,
+                roles,
+            });
+        });
+    }
+}
+
+fn product<T: Clone>(options: &[Vec<T>], acc: &mut Vec<T>, f: &mut dyn FnMut(&[T])) {
+    if acc.len() == options.len() {
+        f(acc);
+        return;
+    }
+    for o in &options[acc.len()] {
+        acc.push(o.clone());
+        product(options, acc, f);
+        acc.pop();
+    }
+}
+
+/// Every interpretation of `cards` as a set or a run under `r`, sorted and deduplicated.
+pub fn brute(r: &Rules, cards: &[Card]) -> Vec<Interpretation> {
+    let mut out = BTreeSet::new();
+    brute_sets(r, cards, &mut out);
+    brute_runs(r, cards, &mut out);
+    out.into_iter().collect()
+}
+
+/// The readings that change what a meld is, with their reading names.
+pub const SWITCHES: &[(DisputeId, &[&str])] = &[
+    (DisputeId::SetDuplicateSuits, &["forbidden", "allowed"]),
+    (DisputeId::SetMaxSize, &["4", "unlimited"]),
+    (
+        DisputeId::NaturalTwos,
+        &["runs-only", "runs-and-sets", "never"],
+    ),
+    (DisputeId::AcePosition, &["high-or-low", "high-only"]),
+    (DisputeId::AceBothEnds, &["forbidden", "allowed"]),
+    (DisputeId::RunSuits, &["same-suit", "any-suits"]),
+    (DisputeId::AllWildMelds, &["allowed", "forbidden"]),
+    (DisputeId::WildInSetRepresents, &["rank-only", "exact-card"]),
+];

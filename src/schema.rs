@@ -1,0 +1,610 @@
+//! JSON Schemas (draft 7) for rules files and scenario files, so that editors can complete
+//! and check them (`# yaml-language-server: $schema=…` on the first line of a file).
+//!
+//! Neither schema is written by hand. The rules schema is generated from the rule table
+//! ([`spec::rule_defs`]) and the dispute register ([`DisputeId`], [`register`]); the scenario
+//! schema from the tables the scenario reader uses ([`scenario::CHECK_KEYS`],
+//! [`scenario::SOURCES`], [`Reason::ALL`], the rule table again) and from the key tables below,
+//! which a test (`tests/schema.rs`) proves equal to the keys the reader accepts.
+//!
+//! The schemas check form: keys, types, enumerations, ranges. What depends on more than one value
+//! (a deal larger than the pack, a seat the table has not got, an action illegal in the position)
+//! is left to `push-rummy rules check` and `push-rummy replay`.
+//!
+//! ```
+//! let rules = push_rummy::schema::rules();
+//! assert_eq!(rules["properties"]["sets"]["properties"]["min-size"]["anyOf"][0]["minimum"], 2);
+//! let json = push_rummy::yaml::parse("sets: {min-size: 3}").map(|n| push_rummy::schema::to_json(&n));
+//! assert_eq!(json.unwrap()["sets"]["min-size"], 3);
+//! ```
+
+use crate::disputes::{DisputeId, register};
+use crate::game::Reason;
+use crate::scenario;
+use crate::spec::{self, RuleDef, Ty};
+use crate::yaml::{Node, Value as Y};
+use serde_json::{Map, Value, json};
+
+/// Where the rules schema is shipped, relative to the repository root.
+pub const RULES_SCHEMA_FILE: &str = "spec/schema/rules.schema.json";
+/// Where the scenario schema is shipped, relative to the repository root.
+pub const SCENARIO_SCHEMA_FILE: &str = "conformance/schema/scenario.schema.json";
+
+/// The keys of a scenario, at the top. (The reader's own table is private; `tests/schema.rs`
+/// proves these tables equal to what it accepts.)
+pub const SCENARIO_KEYS: [&str; 8] = [
+    "title",
+    "description",
+    "rules",
+    "readings",
+    "table",
+    "cards",
+    "steps",
+    "exercises",
+];
+/// The keys a scenario cannot do without.
+pub const SCENARIO_REQUIRED: [&str; 5] = ["title", "rules", "cards", "steps", "exercises"];
+/// The keys of `table`.
+pub const TABLE_KEYS: [&str; 4] = ["players", "dealer", "round", "scores"];
+/// The keys of `cards`.
+pub const CARDS_KEYS: [&str; 12] = [
+    "seed",
+    "deck",
+    "decks",
+    "hands",
+    "stock",
+    "discard",
+    "rest",
+    "table",
+    "contract-met",
+    "turn",
+    "stage",
+    "taken",
+];
+/// The keys of `cards` that only an explicit position (`hands`) may give.
+pub const POSITION_KEYS: [&str; 8] = [
+    "stock",
+    "discard",
+    "rest",
+    "table",
+    "contract-met",
+    "turn",
+    "stage",
+    "taken",
+];
+/// The keys of a step.
+pub const STEP_KEYS: [&str; 5] = ["seat", "do", "expect", "check", "why"];
+/// The keys of `exercises`.
+pub const EXERCISE_KEYS: [&str; 3] = ["sources", "rules", "disputes"];
+/// The keys of the checkpoint `last-hand`.
+pub const LAST_HAND_KEYS: [&str; 2] = ["end", "points"];
+
+/// Draft 7: what editors (yaml-language-server) support best.
+const DRAFT: &str = "http://json-schema.org/draft-07/schema#";
+
+/// A seat: the reader accepts 0 … 11 (at most 12 players); whether the seat is at the table is
+/// checked when the scenario is read.
+fn seat() -> Value {
+    json!({ "type": "integer", "minimum": 0, "maximum": 11 })
+}
+
+fn int(min: i64, max: i64) -> Value {
+    json!({ "type": "integer", "minimum": min, "maximum": max })
+}
+
+/// One card in the notation (`10H`, `t♥`, `jk`, `joker`; any case; `1` for an ace).
+const CARD: &str = "(?:(?:[AaTtJjQqKk1-9]|10)[SsHhDdCc♠♥♦♣]|[Jj][Kk]|[Jj][Oo][Kk][Ee][Rr])";
+
+/// Cards: text (`"9H 10S JK"`, `none`), a list (`[9H, 10S, JK]`) or nothing.
+fn cards() -> Value {
+    json!({
+        "description": "cards: text \"9H 10S JK\" or a list [9H, 10S, JK]; `none` or [] for no card",
+        "anyOf": [
+            { "type": "null" },
+            { "type": "string", "pattern": format!("^\\s*(?:[Nn][Oo][Nn][Ee]|[\\s,]*(?:{CARD}(?:[\\s,]+{CARD})*)?[\\s,]*)\\s*$") },
+            { "type": "array", "items": { "type": "string", "pattern": format!("^\\s*{CARD}\\s*$") } }
+        ]
+    })
+}
+
+/// At most one card (`stock-top`, `discard-top`, `taken`).
+fn one_card() -> Value {
+    json!({
+        "description": "one card, or `none`",
+        "anyOf": [
+            { "type": "null" },
+            { "type": "string", "pattern": format!("^\\s*(?:[Nn][Oo][Nn][Ee]|[\\s,]*(?:{CARD})?[\\s,]*)\\s*$") },
+            { "type": "array", "maxItems": 1, "items": { "type": "string", "pattern": format!("^\\s*{CARD}\\s*$") } }
+        ]
+    })
+}
+
+/// A map seat → value (`{0: …, 2: …}`) or a list indexed by seat.
+fn per_seat(value: Value) -> Value {
+    json!({
+        "anyOf": [
+            { "type": "object", "propertyNames": { "pattern": "^(?:[0-9]|1[01])$" }, "additionalProperties": value },
+            { "type": "array", "maxItems": 12, "items": value }
+        ]
+    })
+}
+
+/// A meld in the action notation: `run [6H 7H JK JK=8H]`, or a YAML list of its cards.
+fn meld() -> Value {
+    json!({
+        "description": "a meld: `[CARDS]`, `set [CARDS]` or `run [CARDS]`; a wild may be declared, JK=8H",
+        "anyOf": [
+            { "type": "string", "minLength": 1 },
+            { "type": "array", "items": { "type": ["string", "integer", "boolean", "number"] } }
+        ]
+    })
+}
+
+/// A list of `{SEAT: MELD}` entries: the table, in order.
+fn melds() -> Value {
+    json!({
+        "type": "array",
+        "items": {
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+            "propertyNames": { "pattern": "^(?:[0-9]|1[01])$" },
+            "additionalProperties": meld()
+        }
+    })
+}
+
+fn seats() -> Value {
+    json!({ "type": "array", "items": seat() })
+}
+
+/// The forms in which the reader takes `name` where it reads a scalar as text: a string, and also
+/// a YAML integer or boolean that prints as `name` (`two-penalty-value: 20`).
+fn scalar_forms(names: &[&str]) -> Vec<Value> {
+    let mut v: Vec<Value> = names.iter().map(|n| json!(n)).collect();
+    for n in names {
+        if let Ok(i) = n.parse::<i64>()
+            && i.to_string() == *n
+        {
+            v.push(json!(i));
+        }
+        if let Ok(b) = n.parse::<bool>() {
+            v.push(json!(b));
+        }
+    }
+    v
+}
+
+/// What the register says about a dispute, for the schema's description.
+fn dispute_description(id: DisputeId) -> String {
+    match register::get().disputes.iter().find(|e| e.id == id.id()) {
+        Some(e) => {
+            let readings: Vec<String> = e
+                .readings
+                .iter()
+                .map(|r| format!("`{}`: {}", r.name, r.meaning))
+                .collect();
+            format!("{} — {} {}", e.title, e.question, readings.join(" "))
+        }
+        None => format!("the reading of dispute {id}"),
+    }
+}
+
+/// The plain value of one rule, by its type.
+fn plain(def: &RuleDef) -> Value {
+    match &def.ty {
+        Ty::Text if def.path == "game" => {
+            json!({ "type": "string", "pattern": "^[a-z0-9-]+$" })
+        }
+        Ty::Text => json!({ "type": "string" }),
+        Ty::Int { min, max } => int(*min, *max),
+        Ty::Bool => json!({ "type": "boolean" }),
+        Ty::Choice(options) => json!({ "enum": scalar_forms(options) }),
+        Ty::Reading(id) => json!({ "enum": scalar_forms(id.reading_names()) }),
+        Ty::PlayerRange => {
+            // Every range a ≤ b within 2 … 12, spelled out so that a reversed range fails too.
+            let mut alts = Vec::new();
+            for a in 2..=12 {
+                for b in a..=12 {
+                    alts.push(format!("{a}\\s*-\\s*{b}"));
+                }
+            }
+            json!({ "anyOf": [
+                int(2, 12),
+                { "type": "string", "pattern": format!("^\\s*(?:[2-9]|1[0-2]|{})\\s*$", alts.join("|")) }
+            ] })
+        }
+        Ty::Rounds => {
+            let size = "\\+?0*(?:[2-9]|[1-9][0-9]|10[0-4])";
+            json!({
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 20,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "deal": { "description": "cards dealt to each player", "type": "integer", "minimum": 1, "maximum": 60 },
+                        "contract": {
+                            "description": "the melds the contract asks for, like [set of 3, run of 4]",
+                            "type": "array",
+                            "minItems": 1,
+                            "maxItems": 8,
+                            "items": {
+                                "type": "string",
+                                "pattern": format!("^\\s*(?:[Ss][Ee][Tt]|[Rr][Uu][Nn])\\s+[Oo][Ff]\\s+{size}\\s*$")
+                            }
+                        }
+                    },
+                    "required": ["deal", "contract"],
+                    "additionalProperties": false
+                }
+            })
+        }
+    }
+}
+
+fn sources() -> Value {
+    let source = json!({ "anyOf": [
+        { "enum": ["000", "001", "002", "003"] },
+        int(0, 3)
+    ] });
+    json!({
+        "description": "the rule texts that say so (\"000\" … \"003\", quoted), or [\"unsourced\"]",
+        "type": "array",
+        "minItems": 1,
+        "anyOf": [
+            { "items": source, "uniqueItems": true },
+            { "const": ["unsourced"] }
+        ]
+    })
+}
+
+/// A rule: its plain value, or (for every rule but the metadata) the cited form.
+fn rule(def: &RuleDef) -> Value {
+    let mut plain = plain(def);
+    let description = match def.ty {
+        Ty::Reading(id) => dispute_description(id),
+        _ => def.doc.to_string(),
+    };
+    if def.ty == Ty::Text {
+        plain["description"] = json!(description);
+        return plain;
+    }
+    json!({
+        "description": description,
+        "anyOf": [
+            plain,
+            {
+                "description": "the cited form",
+                "type": "object",
+                "properties": {
+                    "value": plain,
+                    "sources": { "$ref": "#/definitions/sources" },
+                    "note": { "type": "string", "description": "optional, in our own words" }
+                },
+                "required": ["value"],
+                "additionalProperties": false
+            }
+        ]
+    })
+}
+
+/// The tree of sections and rules under `prefix`; `strict` adds what a standalone file must give.
+fn section(prefix: &str, strict: bool) -> Value {
+    let mut props = Map::new();
+    let mut required: Vec<String> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for def in spec::rule_defs() {
+        let rest = if prefix.is_empty() {
+            Some(def.path.as_str())
+        } else {
+            def.path
+                .strip_prefix(prefix)
+                .and_then(|r| r.strip_prefix('.'))
+        };
+        let Some(rest) = rest else { continue };
+        let first = rest.split('.').next().unwrap_or(rest).to_string();
+        if seen.contains(&first) {
+            continue;
+        }
+        seen.push(first.clone());
+        let path = if prefix.is_empty() {
+            first.clone()
+        } else {
+            format!("{prefix}.{first}")
+        };
+        let (schema, needed) = match spec::rule_def(&path) {
+            Some(d) => (rule(d), d.required),
+            None => {
+                let needed = spec::rule_defs().iter().any(|d| {
+                    d.required
+                        && d.path
+                            .strip_prefix(&path)
+                            .is_some_and(|r| r.starts_with('.'))
+                });
+                (section(&path, strict), needed)
+            }
+        };
+        if strict {
+            if needed {
+                required.push(first.clone());
+                if spec::rule_def(&path).is_none() {
+                    props.insert(first, schema);
+                }
+            }
+        } else {
+            props.insert(first, schema);
+        }
+    }
+    let mut out = Map::new();
+    if !strict {
+        // `readings:` with everything commented out is an empty section.
+        out.insert(
+            "type".into(),
+            if prefix.is_empty() {
+                json!("object")
+            } else {
+                json!(["object", "null"])
+            },
+        );
+        out.insert("additionalProperties".into(), json!(false));
+    }
+    if !props.is_empty() {
+        out.insert("properties".into(), Value::Object(props));
+    }
+    if !required.is_empty() {
+        out.insert("required".into(), json!(required));
+    }
+    Value::Object(out)
+}
+
+/// The schema of a rules file (`docs/RULES-FORMAT.md`), generated from the rule table.
+pub fn rules() -> Value {
+    let mut s = section("", false);
+    let o = s.as_object_mut().expect("a section is an object");
+    let mut head = Map::new();
+    head.insert("$schema".into(), json!(DRAFT));
+    head.insert("title".into(), json!("Push Rummy rules file (format 1)"));
+    head.insert(
+        "description".into(),
+        json!(
+            "A rule set or a house variant (docs/RULES-FORMAT.md). Generated by `push-rummy schema rules` from the rule table; `push-rummy rules check` also checks meaning."
+        ),
+    );
+    head.extend(std::mem::take(o));
+    // `game` in every file; every required rule in a file that extends nothing.
+    head.insert("required".into(), json!(["game"]));
+    head.insert("if".into(), json!({ "not": { "required": ["extends"] } }));
+    head.insert("then".into(), section("", true));
+    head.insert("definitions".into(), json!({ "sources": sources() }));
+    Value::Object(head)
+}
+
+/// The rules schema as inline rules of a scenario: `game` optional (it defaults to `scenario`).
+fn inline_rules() -> Value {
+    let mut s = section("", false);
+    s["if"] = json!({ "not": { "required": ["extends"] } });
+    let mut strict = section("", true);
+    if let Some(req) = strict.get_mut("required").and_then(Value::as_array_mut) {
+        req.retain(|k| k != "game");
+    }
+    s["then"] = strict;
+    s
+}
+
+fn expect() -> Value {
+    let codes: Vec<&str> = Reason::ALL.iter().map(|r| r.code()).collect();
+    json!({
+        "description": "`ok`, or `{rejected: REASON-CODE}` (`push-rummy explain CODE` says what each means)",
+        "anyOf": [
+            { "const": "ok" },
+            {
+                "type": "object",
+                "properties": { "rejected": { "enum": codes } },
+                "required": ["rejected"],
+                "additionalProperties": false
+            }
+        ]
+    })
+}
+
+/// One checkpoint assertion, by its key in [`scenario::CHECK_KEYS`].
+fn check_value(key: &str) -> Value {
+    match key {
+        "round" => int(1, 20),
+        "dealer" | "turn" => seat(),
+        "stage" => json!({ "enum": ["draw", "play", "over"] }),
+        "hand" => per_seat(cards()),
+        "hand-size" => per_seat(int(0, 10_000)),
+        "table" => melds(),
+        "stock-count" => int(0, 10_000),
+        "stock-top" | "discard-top" => one_card(),
+        "discard" => cards(),
+        "contract-met" | "winners" => seats(),
+        "totals" => json!({ "type": "array", "items": int(-1_000_000, 1_000_000) }),
+        "hands-played" => int(0, 1000),
+        "last-hand" => json!({
+            "type": ["object", "null"],
+            "properties": {
+                "end": { "type": "string", "pattern": "^\\s*(?:stock-out|stalled|went-out\\s+(?:[0-9]|1[01]))\\s*$" },
+                "points": { "type": "array", "items": int(0, 1_000_000) }
+            },
+            "additionalProperties": false
+        }),
+        "game-over" => json!({ "type": "boolean" }),
+        // A key the reader learned and the schema not: no constraint, and the agreement test fails.
+        _ => json!({}),
+    }
+}
+
+fn cards_section() -> Value {
+    let mut props = Map::new();
+    for key in CARDS_KEYS {
+        let v = match key {
+            "seed" => int(0, i64::MAX),
+            "deck" => cards(),
+            "decks" => json!({ "type": "array", "items": cards() }),
+            "hands" => per_seat(cards()),
+            "stock" | "discard" => cards(),
+            "rest" => json!({ "enum": ["stock", "discard", "none"] }),
+            "table" => melds(),
+            "contract-met" => seats(),
+            "turn" => seat(),
+            "stage" => json!({ "enum": ["draw", "play"] }),
+            "taken" => one_card(),
+            _ => json!({}),
+        };
+        props.insert(key.into(), v);
+    }
+    let dependent: Map<String, Value> = POSITION_KEYS
+        .iter()
+        .map(|k| (k.to_string(), json!(["hands"])))
+        .collect();
+    json!({
+        "description": "exactly one way of dealing: `seed`, `deck`/`decks` (pack orders, top card first) or an explicit position (`hands`, …)",
+        "type": "object",
+        "properties": props,
+        "additionalProperties": false,
+        "anyOf": [
+            { "required": ["seed"] }, { "required": ["deck"] }, { "required": ["decks"] }, { "required": ["hands"] }
+        ],
+        "not": { "anyOf": [ { "required": ["deck", "decks"] }, { "required": ["deck", "hands"] } ] },
+        "dependencies": dependent
+    })
+}
+
+/// The schema of a scenario file (`conformance/README.md`).
+pub fn scenario() -> Value {
+    let mut named = Vec::new();
+    for d in DisputeId::ALL {
+        named.push(d.id().to_string());
+        for r in d.reading_names() {
+            named.push(format!("{}={r}", d.id()));
+        }
+    }
+    let rule_paths: Vec<&str> = spec::rule_defs()
+        .iter()
+        .map(|d| d.path.as_str())
+        .filter(|p| !spec::META.contains(p))
+        .collect();
+    let mut readings = Map::new();
+    for d in DisputeId::ALL {
+        readings.insert(
+            d.id().into(),
+            json!({ "description": dispute_description(d), "enum": scalar_forms(d.reading_names()) }),
+        );
+    }
+    let mut checks = Map::new();
+    for key in scenario::CHECK_KEYS {
+        checks.insert(key.into(), check_value(key));
+    }
+    let mut top = Map::new();
+    for key in SCENARIO_KEYS {
+        let v = match key {
+            "title" => {
+                json!({ "type": "string", "description": "what the scenario shows, in one line" })
+            }
+            "description" => {
+                json!({ "type": "string", "description": "what and why, with sources" })
+            }
+            "rules" => json!({
+                "description": "a built-in rule set (`push`, `cap-it`, …), a path to a rules file, or inline rules (`{extends: push, …}`)",
+                "anyOf": [ { "type": "string", "minLength": 1 }, { "$ref": "#/definitions/inline-rules" } ]
+            }),
+            "readings" => json!({
+                "description": "dispute id → reading, applied over the rules",
+                "type": ["object", "null"],
+                "properties": readings,
+                "additionalProperties": false
+            }),
+            "table" => {
+                let mut p = Map::new();
+                for k in TABLE_KEYS {
+                    p.insert(
+                        k.into(),
+                        match k {
+                            "players" => int(2, 12),
+                            "dealer" => seat(),
+                            "round" => int(1, 20),
+                            _ => json!({ "type": "array", "items": { "type": "array", "items": int(0, 1_000_000) } }),
+                        },
+                    );
+                }
+                json!({ "type": ["object", "null"], "properties": p, "additionalProperties": false })
+            }
+            "cards" => cards_section(),
+            "steps" => json!({
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "seat": seat(),
+                        "do": { "type": "string", "minLength": 1, "description": "an action: take-discard, push, draw-stock, end-turn, discard CARD, meld [..] …, lay-off N [..] (join M), rescue N CARD for WILD (then …)" },
+                        "expect": expect(),
+                        "check": { "type": ["object", "null"], "properties": checks, "additionalProperties": false },
+                        "why": { "description": "free text: why the step is there (any YAML value is taken, and ignored)" }
+                    },
+                    "additionalProperties": false,
+                    "anyOf": [ { "required": ["do"] }, { "required": ["check"] } ],
+                    "dependencies": { "expect": ["do"], "seat": ["do"] }
+                }
+            }),
+            "exercises" => json!({
+                "description": "what the scenario is about, for coverage",
+                "type": "object",
+                "minProperties": 1,
+                "properties": {
+                    "sources": { "type": "array", "items": { "enum": scenario::SOURCES } },
+                    "rules": { "type": "array", "items": { "enum": rule_paths } },
+                    "disputes": { "type": "array", "items": { "enum": named } }
+                },
+                "additionalProperties": false
+            }),
+            _ => json!({}),
+        };
+        top.insert(key.into(), v);
+    }
+    json!({
+        "$schema": DRAFT,
+        "title": "Push Rummy conformance scenario",
+        "description": "A game set up at a chosen point, actions by seat and what must happen (conformance/README.md). Generated by `push-rummy schema scenario`; `push-rummy replay` also checks meaning.",
+        "type": "object",
+        "properties": top,
+        "required": SCENARIO_REQUIRED,
+        "additionalProperties": false,
+        "definitions": { "inline-rules": inline_rules(), "sources": sources() }
+    })
+}
+
+/// A schema as shipped: pretty JSON with a final newline.
+pub fn text(schema: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(schema).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// A YAML tree as the readers see it, as JSON, for validating against a schema: keys as text
+/// (`0:` is the key `"0"`), `003` a string (leading zeros stay text), `yes` a string (only `true`
+/// and `false` are booleans).
+pub fn to_json(node: &Node) -> Value {
+    match &node.value {
+        Y::Null => Value::Null,
+        Y::Bool(b) => json!(b),
+        Y::Int(i) => json!(i),
+        Y::Float(f) => json!(f),
+        Y::Str(s) => json!(s),
+        Y::Seq(items) => Value::Array(items.iter().map(to_json).collect()),
+        Y::Map(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|(k, v)| (k.scalar_text().unwrap_or_default(), to_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// The `yaml-language-server` line that points a YAML file at its schema: `$schema=` and the
+/// schema's path relative to the file's folder.
+pub fn modeline(relative_path: &str) -> String {
+    format!("# yaml-language-server: $schema={relative_path}")
+}

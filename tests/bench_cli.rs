@@ -1,0 +1,61 @@
+//! `push-rummy bench` (issue 7): every workload is measured and reported with its target. Rates
+//! are not asserted (they depend on the machine); the shape of the report is.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_push-rummy"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bench_json_reports_every_workload_with_its_target() {
+    let (code, out, err) = run(&["bench", "--json", "--seconds", "0.05"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["cores"].as_u64().unwrap() >= 1);
+    let names: Vec<&str> = v["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["workload"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "meld-check",
+            "meld-all",
+            "laydown-10",
+            "laydown-20",
+            "laydown-30",
+            "game-greedy",
+            "replay-suite"
+        ]
+    );
+    for w in v["workloads"].as_array().unwrap() {
+        assert!(w["per_second"].as_f64().unwrap() > 0.0, "{w}");
+        assert!(w["operations"].as_u64().unwrap() >= 5, "{w}");
+        assert_eq!(
+            w["meets_target"].is_null(),
+            w["target_per_second"].is_null(),
+            "{w}"
+        );
+    }
+}
+
+#[test]
+fn bench_refuses_unknown_workloads_and_bad_durations() {
+    let (code, _, err) = run(&["bench", "meld-chek"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("meld-check"), "{err}");
+    let (code, _, err) = run(&["bench", "--seconds", "-1"]);
+    assert_eq!(code, 2, "{err}");
+}
