@@ -1210,70 +1210,14 @@ fn print_game(
     Ok(())
 }
 
+/// One event of a played game for people: the transcript's wording, deals and the end of the game
+/// set off.
 fn event_text(e: &push_rummy::game::Event) -> String {
     use push_rummy::game::Event as E;
+    let text = push_rummy::transcript::event_text(e);
     match e {
-        E::Dealt {
-            round,
-            dealer,
-            first,
-        } => format!("— deal {round}: seat {dealer} deals, seat {first} plays first"),
-        E::UpcardBuried { card } => format!("  upcard {card} is wild: buried"),
-        E::Upcard { card } => format!("  upcard {card}"),
-        E::TookDiscard { seat, card } => format!("  seat {seat} takes the discard {card}"),
-        E::Pushed {
-            seat,
-            to,
-            discard,
-            stock,
-            face_up,
-        } => format!(
-            "  seat {seat} pushes {}{} to seat {to}{}",
-            discard.map(|d| format!("{d} + ")).unwrap_or_default(),
-            push_rummy::card::format_cards(stock),
-            if *face_up { "" } else { " (face down)" }
-        ),
-        E::Drew { seat, card } => format!("  seat {seat} draws {card}"),
-        E::Reshuffled { cards } => format!("  {cards} discards reshuffled into a new stock"),
-        E::Melded {
-            seat,
-            meld,
-            cards,
-            contract,
-        } => format!(
-            "  seat {seat} melds #{meld}: {}{}",
-            push_rummy::card::format_cards(cards),
-            if *contract { " (contract)" } else { "" }
-        ),
-        E::LaidOff {
-            seat,
-            meld,
-            cards,
-            joined,
-        } => format!(
-            "  seat {seat} lays off {} on #{meld}{}",
-            push_rummy::card::format_cards(cards),
-            joined
-                .map(|j| format!(", joining #{j}"))
-                .unwrap_or_default()
-        ),
-        E::Rescued {
-            seat,
-            meld,
-            natural,
-            wild,
-        } => format!("  seat {seat} rescues {wild} from #{meld} with {natural}"),
-        E::Discarded { seat, card } => format!("  seat {seat} discards {card}"),
-        E::TurnEnded { seat } => format!("  seat {seat} ends the turn without a discard"),
-        E::WentOut { seat } => format!("  seat {seat} goes out"),
-        E::HandEnded {
-            reason,
-            points,
-            totals,
-        } => format!("  hand over ({reason}): points {points:?}, totals {totals:?}"),
-        E::GameEnded { winners, totals } => {
-            format!("— game over: totals {totals:?}, winner(s) {winners:?}")
-        }
+        E::Dealt { .. } | E::GameEnded { .. } => format!("— {text}"),
+        _ => format!("  {text}"),
     }
 }
 
