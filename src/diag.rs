@@ -180,9 +180,20 @@ pub const MAX_LINE_SHOWN: usize = 160;
 /// `line` cut to [`MAX_LINE_SHOWN`] characters around the 0-based character `column`, and the
 /// column within the cut text.
 fn clip(line: &str, column: usize) -> (String, usize) {
+    // Control characters (a NUL, an escape) would reach the terminal: shown as `�`.
+    let line: String = line
+        .chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect();
     let n = line.chars().count();
     if n <= MAX_LINE_SHOWN {
-        return (line.to_string(), column);
+        return (line, column);
     }
     let column = column.min(n);
     let start = column.saturating_sub(MAX_LINE_SHOWN / 2);

@@ -759,6 +759,13 @@ fn meld_cmd(common: &Common, kind: Option<KindArg>, args: &[String]) -> Result<u
     let loaded = load_rules(common, &common.rules)?;
     let rules = &loaded.rules;
     let mut q = parse_meld_args(args)?;
+    if q.cards.len() > meld::MAX_MELD_CARDS {
+        return Err(bad_input(format!(
+            "{} cards: a meld holds at most {} (docs/LIMITS.md)",
+            q.cards.len(),
+            meld::MAX_MELD_CARDS
+        )));
+    }
     q.kind = kind.map(|k| match k {
         KindArg::Set => MeldKind::Set,
         KindArg::Run => MeldKind::Run,

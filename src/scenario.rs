@@ -734,10 +734,24 @@ pub fn load_text(
             .map(node, "cards", &CARDS_KEYS, "the cards")
             .into_iter()
             .collect();
-        if let Some(v) = entries.get("seed")
-            && let Some(n) = cx.int(v, "cards.seed", 0, i64::MAX)
-        {
-            start.seed = n as u64;
+        if let Some(v) = entries.get("seed") {
+            // Any 64-bit unsigned seed: YAML integers stop at 2^63 - 1, so larger ones are
+            // written as quoted decimal text, as the protocol writes the generator.
+            match &v.value {
+                Value::Str(t) => match t.trim().parse::<u64>() {
+                    Ok(n) => start.seed = n,
+                    Err(_) => cx.err(
+                        v,
+                        "cards.seed",
+                        format!("`{}` is not a seed (0 to 18446744073709551615)", clip(t)),
+                    ),
+                },
+                _ => {
+                    if let Some(n) = cx.int(v, "cards.seed", 0, i64::MAX) {
+                        start.seed = n as u64;
+                    }
+                }
+            }
         }
         let has = |k: &str| entries.contains_key(k);
         if !has("seed") && !has("deck") && !has("decks") && !has("hands") {

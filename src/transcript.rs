@@ -10,7 +10,7 @@ use crate::game::{Event, Game, HandEnd, Stage};
 use crate::meld::{self, Interpretation};
 use crate::scenario::{Check, EndSpec, Expect, MeldCheck, Scenario};
 use crate::spec::{self, Leaf, MeldKind, RawRules};
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -60,21 +60,21 @@ pub fn fingerprint(raw: &RawRules) -> String {
     format!("fnv1a64:{:016x}", fnv1a64(rules_listing(raw).as_bytes()))
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RulesInfo {
     pub game: String,
     pub name: String,
     pub fingerprint: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableInfo {
     pub players: u8,
     /// The seats of each side.
     pub sides: Vec<Vec<u8>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MeldState {
     pub owner: u8,
     /// Canonical card order.
@@ -83,13 +83,13 @@ pub struct MeldState {
     pub readings: Vec<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StockState {
     pub count: usize,
     pub top: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContractState {
     pub met: bool,
     /// Contract melds down, in contract order (piecemeal contracts fill them one by one).
@@ -97,14 +97,15 @@ pub struct ContractState {
 }
 
 /// The state of the game: what a conforming implementation must agree on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     /// The deal being played, from 1.
     pub round: usize,
     pub dealer: u8,
     pub turn: u8,
     /// `draw`, `play` or `over`.
-    pub stage: &'static str,
+    #[serde(deserialize_with = "known_stage")]
+    pub stage: Name,
     /// The card taken from the discard pile this turn.
     pub taken: Option<String>,
     /// Each seat's hand in canonical order.
@@ -118,7 +119,7 @@ pub struct State {
     pub totals: Vec<i64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultRecord {
     pub ok: bool,
     /// The events (accepted actions), in order.
@@ -130,7 +131,7 @@ pub struct ResultRecord {
     pub events_text: Vec<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckRecord {
     pub check: String,
     pub held: bool,
@@ -138,7 +139,7 @@ pub struct CheckRecord {
     pub found: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StepRecord {
     /// From 1, in the order of the scenario.
     pub step: usize,
@@ -154,7 +155,7 @@ pub struct StepRecord {
     pub state: State,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandRecord {
     pub round: usize,
     /// `went-out SEAT`, `stock-out` or `stalled`.
@@ -162,7 +163,7 @@ pub struct HandRecord {
     pub points: Vec<u32>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     /// Every expectation and check held.
     pub held: bool,
@@ -177,9 +178,10 @@ pub struct Outcome {
 }
 
 /// A replayed scenario.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Transcript {
-    pub format: &'static str,
+    #[serde(deserialize_with = "known_format")]
+    pub format: Name,
     pub title: String,
     pub rules: RulesInfo,
     pub table: TableInfo,
@@ -194,6 +196,31 @@ pub struct Failure {
     pub step: usize,
     pub line: u32,
     pub message: String,
+}
+
+/// A fixed name (a stage, the format). An alias, so that serde's derive reads it back through the
+/// functions below (which map it to the engine's own names) instead of borrowing from the input.
+pub type Name = &'static str;
+
+/// A stage name read back as the engine's own (`draw`, `play`, `over`).
+fn known_stage<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let s = String::deserialize(d)?;
+    ["draw", "play", "over"]
+        .into_iter()
+        .find(|k| *k == s)
+        .ok_or_else(|| serde::de::Error::custom(format!("`{s}` is not a stage (draw, play, over)")))
+}
+
+/// The transcript format read back: only this version ([`FORMAT`]).
+fn known_format<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let s = String::deserialize(d)?;
+    if s == FORMAT {
+        Ok(FORMAT)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "`{s}` is not the format `{FORMAT}`"
+        )))
+    }
 }
 
 fn cards_of(c: &[Card]) -> Vec<String> {
@@ -834,6 +861,15 @@ impl Transcript {
     /// The transcript as JSON: the same data, keys sorted.
     pub fn json(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// A transcript read back from its JSON ([`Transcript::json`]). The text form of events is not
+    /// part of the JSON: `events_text` comes back empty.
+    ///
+    /// # Errors
+    /// The JSON is not a transcript of this format.
+    pub fn from_json(v: &serde_json::Value) -> Result<Transcript, serde_json::Error> {
+        Transcript::deserialize(v)
     }
 
     /// The transcript for people (and for golden files).

@@ -1,0 +1,116 @@
+//! Random action sequences on the engine. A game of a built-in rule set (some readings switched)
+//! is played by picking, at each turn, one of `legal_actions()`; every action listed must be
+//! accepted (`accepts`), the picked one must apply, and the invariants (`check_invariants`: every
+//! card in one place, totals the sum of the hands' points) hold after each. Now and then an
+//! arbitrary action (from the fuzzer's text) is tried: refused, it must change nothing.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use push_rummy::action_text::parse_action;
+use push_rummy::disputes::DisputeId;
+use push_rummy::game::Game;
+use push_rummy::rules::{BUILT_IN, load};
+use push_rummy::transcript::state;
+use std::sync::{Arc, OnceLock};
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    rules: u8,
+    players: u8,
+    dealer: u8,
+    seed: u64,
+    /// (dispute index, reading index) switched over the rule set's own.
+    readings: Vec<(u8, u8)>,
+    /// One pick per action: an index into the legal actions.
+    picks: Vec<u16>,
+    /// Actions in text tried now and then (every 8th pick with its low bits set).
+    wild: Vec<String>,
+}
+
+fn built_ins() -> &'static Vec<push_rummy::rules::Rules> {
+    static R: OnceLock<Vec<push_rummy::rules::Rules>> = OnceLock::new();
+    R.get_or_init(|| {
+        BUILT_IN
+            .iter()
+            .map(|(n, _, _)| load(n, &[]).expect("built-in loads").rules)
+            .collect()
+    })
+}
+
+/// The most actions played per input, to keep each run short.
+const MAX_ACTIONS: usize = 400;
+/// The most wild cards in a hand for which every meld is listed.
+const MAX_WILDS_LISTED: usize = 3;
+
+fuzz_target!(|input: Input| {
+    let all = built_ins();
+    let mut rules = all[usize::from(input.rules) % all.len()].clone();
+    for (d, r) in input.readings.iter().take(8) {
+        let id = DisputeId::ALL[usize::from(*d) % DisputeId::ALL.len()];
+        let names = id.reading_names();
+        rules.set_reading(id, names[usize::from(*r) % names.len()]);
+    }
+    let span = rules.players.1 - rules.players.0 + 1;
+    let players = rules.players.0 + input.players % span;
+    let dealer = input.dealer % players;
+    let Ok(mut game) = Game::new(Arc::new(rules), players, dealer, input.seed, vec![]) else {
+        panic!("a game of the allowed players with a seated dealer sets up");
+    };
+    game.check_invariants();
+    let mut wild = input.wild.iter();
+    for (i, pick) in input.picks.iter().take(MAX_ACTIONS).enumerate() {
+        if game.is_over() {
+            assert!(
+                game.legal_actions().is_empty(),
+                "nothing is legal once the game is over"
+            );
+            break;
+        }
+        let seat = game.turn();
+        if i % 8 == 7
+            && pick & 3 == 3
+            && let Some(text) = wild.next()
+            && let Ok(action) = parse_action(text)
+        {
+            let before = state(&game);
+            let said = game.accepts(seat, &action);
+            match game.apply(seat, &action) {
+                Ok(_) => assert!(said, "`{action}` applied but `accepts` said no"),
+                Err(e) => {
+                    assert!(!said, "`{action}` refused ({e}) but `accepts` said yes");
+                    assert_eq!(
+                        state(&game),
+                        before,
+                        "a refused `{action}` changed the game"
+                    );
+                }
+            }
+            game.check_invariants();
+            continue;
+        }
+        // Listing every meld of a hand with four or more wilds can take seconds (fuzz/README.md): past
+        // three wilds, list the table actions and the first meld option only.
+        let wilds = game.deal.hands[usize::from(seat)]
+            .iter()
+            .filter(|(c, _)| game.rules.is_wild(*c))
+            .map(|(_, k)| usize::from(k))
+            .sum::<usize>();
+        let legal = if wilds <= MAX_WILDS_LISTED {
+            game.legal_actions()
+        } else {
+            let mut v = game.table_actions();
+            v.extend(game.first_meld_option());
+            v
+        };
+        assert!(!legal.is_empty(), "a game not over has a legal action");
+        for a in &legal {
+            assert!(game.accepts(seat, a), "listed but not accepted: `{a}`");
+        }
+        let action = &legal[usize::from(*pick) % legal.len()];
+        if let Err(e) = game.apply(seat, action) {
+            panic!("listed and accepted, but apply refused `{action}`: {e}");
+        }
+        game.check_invariants();
+    }
+});

@@ -1,0 +1,49 @@
+//! Tests written for mutants that cargo-mutants found surviving the fast test selection
+//! (`.cargo/mutants.toml`, which runs this file too). Each names what it pins.
+
+use push_rummy::card::{Counts, parse_cards};
+use push_rummy::contract;
+use push_rummy::disputes::DisputeId;
+use push_rummy::game::{Action, Game, Reason};
+use push_rummy::rules::load;
+use push_rummy::spec::{Component, MeldKind};
+use std::sync::Arc;
+
+/// `Illegal` prints as `CODE: MESSAGE` (the form the command line and the bots' panics show).
+#[test]
+fn an_illegal_action_prints_its_code_and_message() {
+    let rules = Arc::new(load("push", &[]).expect("push loads").rules);
+    let mut game = Game::new(rules, 4, 0, 7, vec![]).expect("sets up");
+    let seat = game.turn();
+    let card = game.deal.hands[usize::from(seat)].cards()[0];
+    let e = game.apply(seat, &Action::Discard(card)).unwrap_err();
+    assert_eq!(e.code, Reason::MustDrawFirst);
+    assert_eq!(e.to_string(), format!("must-draw-first: {}", e.message));
+    assert!(!e.message.is_empty());
+}
+
+/// A contract of two sets of different sizes met by two sets of one rank (two decks: seven
+/// sevens, 3 + 4, each set of distinct suits), where the rules allow same-rank sets. The quick
+/// necessary condition of the laydown search must let two unequal sets share a rank.
+#[test]
+fn two_unequal_sets_of_one_rank_meet_a_contract() {
+    let rules = load("push", &[(DisputeId::SameRankSets, "allowed".to_string())])
+        .expect("loads")
+        .rules;
+    let contract = [
+        Component {
+            kind: MeldKind::Set,
+            size: 3,
+        },
+        Component {
+            kind: MeldKind::Set,
+            size: 4,
+        },
+    ];
+    let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7S 7H 7D 7C KD 9C").expect("cards"));
+    let found = contract::laydown(&rules, &contract, &hand);
+    assert!(found.is_some(), "3 + 4 sevens meet set of 3 + set of 4");
+    // Without the second 7♣-free group of four suits it cannot: six sevens and no wilds.
+    let short = Counts::from_cards(&parse_cards("7S 7H 7D 7S 7H 7D KD 9C 5H").expect("cards"));
+    assert!(contract::laydown(&rules, &contract, &short).is_none());
+}
