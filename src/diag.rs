@@ -32,6 +32,15 @@ impl Diagnostic {
         }
     }
 
+    /// A YAML text of `file` that could not be read at all, with the parser's hint.
+    pub fn from_syntax(file: &str, e: crate::yaml::SyntaxError) -> Diagnostic {
+        let d = Diagnostic::new(file, e.pos, "", e.message);
+        match e.hint {
+            Some(h) => d.with_hint(h),
+            None => d,
+        }
+    }
+
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
         self.hint = Some(hint.into());
         self

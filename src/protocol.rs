@@ -271,18 +271,11 @@ pub fn compile_rules(
     readings: &[(DisputeId, String)],
 ) -> Result<Loaded, String> {
     for (id, name) in readings {
-        raw.entries.insert(
-            format!("readings.{}", id.id()),
-            Entry {
-                value: Leaf::Choice(name.clone()),
-                sources: None,
-                note: None,
-                origin: Origin {
-                    file: "--reading".into(),
-                    pos: Pos::default(),
-                },
-            },
-        );
+        let origin = Origin {
+            file: "--reading".into(),
+            pos: Pos::default(),
+        };
+        raw.set_reading(*id, name, origin, None);
     }
     let text = spec::render(&raw, "");
     rules::load_text("protocol", &text, std::path::Path::new("."))

@@ -8,7 +8,7 @@
 use crate::card::{Card, Rank};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::disputes::{DisputeId, Readings, list_readings, reading};
-use crate::spec::{self, Component, Entry, Leaf, MeldKind, Origin, RawRules, RoundSpec};
+use crate::spec::{self, Component, Leaf, MeldKind, Origin, RawRules, RoundSpec};
 use crate::yaml::{self, Pos};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -330,18 +330,11 @@ pub fn load(name_or_path: &str, readings: &[(DisputeId, String)]) -> Result<Load
         }
     };
     for (id, name) in readings {
-        raw.entries.insert(
-            format!("readings.{}", id.id()),
-            Entry {
-                value: Leaf::Choice(name.clone()),
-                sources: None,
-                note: Some("set on the command line".into()),
-                origin: Origin {
-                    file: "--reading".into(),
-                    pos: Pos::default(),
-                },
-            },
-        );
+        let origin = Origin {
+            file: "--reading".into(),
+            pos: Pos::default(),
+        };
+        raw.set_reading(*id, name, origin, Some("set on the command line"));
     }
     // Resolved rules stand alone: what was extended is in `chain`, not an `extends` rule.
     raw.entries.remove("extends");
@@ -551,11 +544,7 @@ fn resolve_text_inner(
     let node = match yaml::parse(text) {
         Ok(n) => n,
         Err(e) => {
-            let mut d = Diagnostic::new(label, e.pos, "", e.message);
-            if let Some(h) = e.hint {
-                d = d.with_hint(h);
-            }
-            diags.push(d);
+            diags.push(Diagnostic::from_syntax(label, e));
             return None;
         }
     };

@@ -31,7 +31,8 @@ pub const MAX_CARDS: usize = 1_000;
 /// The source numbers a scenario may cite.
 pub const SOURCES: [&str; 4] = ["000", "001", "002", "003"];
 
-const TOP_KEYS: [&str; 8] = [
+/// The keys of a scenario, at the top (the schema is generated from these tables too).
+pub const TOP_KEYS: [&str; 8] = [
     "title",
     "description",
     "rules",
@@ -41,8 +42,12 @@ const TOP_KEYS: [&str; 8] = [
     "steps",
     "exercises",
 ];
-const TABLE_KEYS: [&str; 4] = ["players", "dealer", "round", "scores"];
-const CARDS_KEYS: [&str; 12] = [
+/// The keys a scenario cannot do without.
+pub const REQUIRED_KEYS: [&str; 5] = ["title", "rules", "cards", "steps", "exercises"];
+/// The keys of `table`.
+pub const TABLE_KEYS: [&str; 4] = ["players", "dealer", "round", "scores"];
+/// The keys of `cards`.
+pub const CARDS_KEYS: [&str; 12] = [
     "seed",
     "deck",
     "decks",
@@ -56,7 +61,8 @@ const CARDS_KEYS: [&str; 12] = [
     "stage",
     "taken",
 ];
-const POSITION_ONLY: [&str; 8] = [
+/// The keys of `cards` that only an explicit position (`hands`) may give.
+pub const POSITION_ONLY: [&str; 8] = [
     "stock",
     "discard",
     "rest",
@@ -66,8 +72,12 @@ const POSITION_ONLY: [&str; 8] = [
     "stage",
     "taken",
 ];
-const STEP_KEYS: [&str; 5] = ["seat", "do", "expect", "check", "why"];
-const EXERCISE_KEYS: [&str; 3] = ["sources", "rules", "disputes"];
+/// The keys of a step.
+pub const STEP_KEYS: [&str; 5] = ["seat", "do", "expect", "check", "why"];
+/// The keys of `exercises`.
+pub const EXERCISE_KEYS: [&str; 3] = ["sources", "rules", "disputes"];
+/// The keys of the checkpoint `last-hand`.
+pub const LAST_HAND_KEYS: [&str; 2] = ["end", "points"];
 /// The checkpoint assertions, in the order they are evaluated and printed.
 pub const CHECK_KEYS: [&str; 17] = [
     "round",
@@ -568,12 +578,8 @@ pub fn load_text(
     let root = match yaml::parse(text) {
         Ok(n) => n,
         Err(e) => {
-            let mut d = Diagnostic::new(file, e.pos, "", e.message);
-            if let Some(h) = e.hint {
-                d = d.with_hint(h);
-            }
             return Err(LoadError {
-                diagnostics: Diagnostics(vec![d]),
+                diagnostics: Diagnostics(vec![Diagnostic::from_syntax(file, e)]),
                 sources,
             });
         }
@@ -599,7 +605,7 @@ pub fn load_text(
         .map(&root, "", &TOP_KEYS, "a scenario")
         .into_iter()
         .collect();
-    for key in ["title", "rules", "cards", "steps", "exercises"] {
+    for key in REQUIRED_KEYS {
         if !top.contains_key(key) {
             let hint = match key {
                 "rules" => {
@@ -1038,15 +1044,7 @@ fn load_rules(
                 );
             }
             for (id, name) in readings {
-                raw.entries.insert(
-                    format!("readings.{}", id.id()),
-                    Entry {
-                        value: Leaf::Choice(name.clone()),
-                        sources: None,
-                        note: None,
-                        origin: origin.clone(),
-                    },
-                );
+                raw.set_reading(*id, name, origin.clone(), None);
             }
             let text = spec::render(&raw, "");
             match rules::load_text(&label, &text, base_dir) {
@@ -1398,7 +1396,7 @@ fn decode_checks(cx: &mut Ctx, node: &Node, path: &str, players: u8) -> Vec<(u32
 fn decode_last_hand(cx: &mut Ctx, v: &Node, p: &str, players: u8) -> Option<Check> {
     let mut end = None;
     let mut points = None;
-    for (key, n) in cx.map(v, p, &["end", "points"], "`last-hand`") {
+    for (key, n) in cx.map(v, p, &LAST_HAND_KEYS, "`last-hand`") {
         let kp = join(p, &key);
         if key == "end" {
             let t = n.scalar_text().unwrap_or_default();

@@ -278,6 +278,20 @@ impl RawRules {
         self.entries.get(path)
     }
 
+    /// Puts reading `name` of dispute `id` in force, over whatever the rules said, as set at
+    /// `origin` (the command line, a scenario, a protocol message).
+    pub fn set_reading(&mut self, id: DisputeId, name: &str, origin: Origin, note: Option<&str>) {
+        self.entries.insert(
+            format!("readings.{}", id.id()),
+            Entry {
+                value: Leaf::Choice(name.to_string()),
+                sources: None,
+                note: note.map(str::to_string),
+                origin,
+            },
+        );
+    }
+
     /// `self` over `parent`: every rule `self` gives wins; metadata other than `name` and
     /// `description` is not inherited.
     pub fn over(mut self, parent: &RawRules) -> RawRules {
