@@ -194,6 +194,19 @@ pub fn check_pack(
     ))
 }
 
+/// Each explicit pack order of `start` is exactly this game's pack.
+fn check_decks(rules: &Rules, start: &Start) -> Result<(), PositionError> {
+    for (i, d) in start.decks.iter().enumerate() {
+        check_pack(
+            rules,
+            start.players,
+            &[(format!("deck {}", i + 1), d.clone())],
+        )
+        .map_err(|m| err(Place::Deck(i), m))?;
+    }
+    Ok(())
+}
+
 impl Game {
     /// A game starting at deal `start.round` (dealt from `start.decks[0]` or shuffled by the
     /// seed), after the hands in `start.scores`.
@@ -222,14 +235,7 @@ impl Game {
                 ),
             ));
         }
-        for (i, d) in start.decks.iter().enumerate() {
-            check_pack(
-                &rules,
-                start.players,
-                &[(format!("deck {}", i + 1), d.clone())],
-            )
-            .map_err(|m| err(Place::Deck(i), m))?;
-        }
+        check_decks(&rules, start)?;
         // Deal the requested round as if it were the first: the same rules with the earlier deals
         // left out, then the full rules back in place.
         let mut later = (*rules).clone();
@@ -284,14 +290,7 @@ impl Game {
             decks: Vec::new(),
             ..start.clone()
         };
-        for (i, d) in start.decks.iter().enumerate() {
-            check_pack(
-                &rules,
-                start.players,
-                &[(format!("deck {}", i + 1), d.clone())],
-            )
-            .map_err(|m| err(Place::Deck(i), m))?;
-        }
+        check_decks(&rules, start)?;
         let mut g = Game::start_at(rules, &later_decks)?;
         let n = usize::from(g.players);
         if pos.hands.len() != n {
