@@ -375,7 +375,6 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     } else {
         (&any, &any_total)
     };
-    let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
     // The most naturals one window of each run component can take, per pool (`None`: the
     // component cannot lie there).
     let mut best = [[None::<usize>; 4]; 4];
@@ -390,14 +389,7 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
         if n > rules.max_run() {
             return false;
         }
-        let starts = if rules.wrap_around {
-            if n == len { 1 } else { len }
-        } else {
-            if !both_ends && n == len && rules.line[0].rank == Rank::Ace {
-                return false;
-            }
-            len + 1 - n
-        };
+        let starts = rules.run_starts(n);
         if i >= 4 {
             continue;
         }
@@ -628,18 +620,13 @@ fn run_templates(
     sizes.dedup();
     let len = rules.line.len();
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
-    let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
     let mut out = vec![Vec::new(); usize::from(sizes.last().copied().unwrap_or(0)) + 1];
     for &n in &sizes {
         let n = usize::from(n);
         if n > rules.max_run() {
             continue;
         }
-        let starts = if rules.wrap_around {
-            if n == len { 1 } else { len }
-        } else {
-            len + 1 - n
-        };
+        let starts = rules.run_starts(n);
         let suits: Vec<Option<Suit>> = if same_suit {
             Suit::ALL.iter().map(|&s| Some(s)).collect()
         } else {
@@ -649,9 +636,6 @@ fn run_templates(
         let mut without = Vec::new();
         for suit in suits {
             for start in 0..starts {
-                if !rules.wrap_around && !both_ends && n == len && rules.line[0].rank == Rank::Ace {
-                    continue;
-                }
                 let mut avail = 0;
                 for i in 0..n {
                     let pl = (start + i) % len;

@@ -989,7 +989,6 @@ fn extend_run(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
     let ranks: Vec<Option<Rank>> = old.roles.iter().map(|r| r.stands_for.rank()).collect();
     let starts = if rules.wrap_around { len } else { len + 1 - n };
     let fits = |s: usize| (0..n).all(|k| ranks[k] == Some(rules.line[(s + k) % len].rank));
-    let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
     let nat2 = rules.natural_two_in_runs();
     for start in (0..starts).filter(|&s| fits(s)) {
         // The new card below the run (new start) or above it.
@@ -1006,9 +1005,6 @@ fn extend_run(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
             }
         }
         for (pl, below) in ends {
-            if !rules.wrap_around && !both_ends && n + 1 == len && rules.line[0].rank == Rank::Ace {
-                continue;
-            }
             let place = rules.line[pl];
             let stands_for = match old.suit {
                 Some(s) => Target::Card(Card::new(place.rank, s)),

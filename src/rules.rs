@@ -160,6 +160,18 @@ impl Rules {
         usize::from(d) * 52 + usize::from(j)
     }
 
+    /// How many windows of `n` places (at most [`Rules::max_run`]) the rank line has, starting
+    /// at place 0, 1, …: every place on a circular line (one window when it takes the whole
+    /// circle), else every place from which `n` places fit.
+    pub fn run_starts(&self, n: usize) -> usize {
+        let len = self.line.len();
+        match (self.wrap_around, n == len) {
+            (true, true) => 1,
+            (true, false) => len,
+            (false, _) => len + 1 - n,
+        }
+    }
+
     /// The longest run the rank line allows.
     pub fn max_run(&self) -> usize {
         if self.wrap_around {
