@@ -140,6 +140,8 @@ impl Game {
         let hand = &self.deal.hands[usize::from(seat)];
         let must = self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn;
         let mut out = Vec::new();
+        // The rules with the rescued wild kept in hand, built once when a follow-up is sought.
+        let mut to_hand: Option<std::sync::Arc<crate::rules::Rules>> = None;
         for (m, tm) in self.deal.table.iter().enumerate() {
             let mut pairs: Vec<(Card, Card)> = Vec::new();
             for i in &tm.interps {
@@ -178,9 +180,13 @@ impl Game {
                 // The rescued wild goes straight onto a meld: find the lay-offs it could make by
                 // playing the rescue as if the wild could stay in hand.
                 let mut sim = self.clone();
-                let mut rules = (*sim.rules).clone();
-                rules.readings.rescued_wild_fate = rd::RescuedWildFate::ToHand;
-                sim.rules = std::sync::Arc::new(rules);
+                sim.rules = to_hand
+                    .get_or_insert_with(|| {
+                        let mut rules = (*self.rules).clone();
+                        rules.readings.rescued_wild_fate = rd::RescuedWildFate::ToHand;
+                        std::sync::Arc::new(rules)
+                    })
+                    .clone();
                 if sim
                     .apply(
                         seat,
@@ -316,8 +322,9 @@ impl Game {
 }
 
 /// How many candidate meld combinations [`Game::legal_melds`] tries at most (and sub-multisets of
-/// one pool of cards it looks at): enough for every hand the built-in games deal, and a bound on
-/// the time a pathological hand can take.
+/// one pool of cards it looks at, for a new meld or for a lay-off of several cards onto one meld):
+/// enough for every hand the built-in games deal, and a bound on the time a pathological hand can
+/// take.
 pub const MAX_LISTED: usize = 50_000;
 
 /// Every legal new meld, in canonical form.
@@ -572,27 +579,35 @@ impl Game {
     fn multi_lay_offs(&self, hand: &Counts, must: Option<Card>) -> Vec<Action> {
         let seat = self.turn();
         let mut out = Vec::new();
-        let mut budget = MAX_LISTED;
         let n = self.deal.table.len();
+        let joining = self.rules.readings.run_join_split == rd::RunJoinSplit::JoinAllowed;
         for m in 0..n {
-            let Some(kind) = self.deal.table[m].interps.first().map(|i| i.kind) else {
+            let interps = &self.deal.table[m].interps;
+            let Some(kind) = interps.first().map(|i| i.kind) else {
                 continue;
             };
-            let pool: Vec<(Card, u8)> = self
-                .meld_pools(hand)
-                .into_iter()
-                .filter(|(k, _)| *k == kind)
-                .flat_map(|(_, p)| p)
-                .fold(Vec::new(), |mut acc, x| {
-                    if !acc.contains(&x) {
-                        acc.push(x);
-                    }
-                    acc
-                });
+            // The hand cards that could go onto this meld: its rank (a set) or its suit (a run;
+            // any card under any-suits), and the wilds.
+            let fits = |c: Card| {
+                interps.iter().any(|i| match i.kind {
+                    MeldKind::Set => c.rank() == i.rank,
+                    MeldKind::Run => i.suit.is_none() || c.suit() == i.suit,
+                })
+            };
+            let pool: Vec<(Card, u8)> = hand
+                .iter()
+                .filter(|(c, _)| fits(*c) || self.rules.is_wild(*c))
+                .collect();
+            // Only runs are joined, and only where the rules allow it.
             let joins: Vec<Option<usize>> = std::iter::once(None)
-                .chain((0..n).filter(|&j| j != m).map(Some))
+                .chain(
+                    (0..n)
+                        .filter(|&j| j != m && joining && kind == MeldKind::Run)
+                        .map(Some),
+                )
                 .collect();
             let mut tries: Vec<Vec<Card>> = Vec::new();
+            let mut budget = MAX_LISTED;
             sub_multisets(&pool, 2, usize::MAX, &mut budget, &mut |cards| {
                 if must.is_none_or(|w| cards.contains(&w)) {
                     tries.push(cards.to_vec());
