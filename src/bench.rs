@@ -48,6 +48,23 @@ pub const WORKLOADS: &[(&str, &str, Option<f64>)] = &[
     ),
 ];
 
+/// The workload called `name`.
+///
+/// # Errors
+/// An unknown name, with the list of workloads.
+pub fn workload(name: &str) -> Result<&'static (&'static str, &'static str, Option<f64>), String> {
+    WORKLOADS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = WORKLOADS.iter().map(|w| w.0).collect();
+            format!(
+                "unknown workload `{name}`; the workloads are {}",
+                names.join(", ")
+            )
+        })
+}
+
 fn push_pack() -> Vec<Card> {
     let rules = load("push", &[]).expect("push is built in").rules;
     pack(&rules, 4)
@@ -85,9 +102,10 @@ pub fn melds(n: usize) -> Vec<Vec<Card>> {
 /// `n` random hands of `size` cards from a shuffled Push pack (seeded by the size).
 pub fn hands(size: usize, n: usize) -> Vec<Counts> {
     let mut rng = Rng::new(size as u64);
+    let pack = push_pack();
     (0..n)
         .map(|_| {
-            let mut p = push_pack();
+            let mut p = pack.clone();
             rng.shuffle(&mut p);
             Counts::from_cards(&p[..size.min(p.len())])
         })
@@ -188,16 +206,7 @@ fn measure(budget: Duration, runs: usize, mut op: impl FnMut(u64)) -> (f64, u64)
 /// # Errors
 /// An unknown workload, or (for `replay-suite`) a suite that cannot be read.
 pub fn run(name: &str, seconds: f64, suite: &Path) -> Result<Measurement, String> {
-    let (_, what, target) = WORKLOADS
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = WORKLOADS.iter().map(|w| w.0).collect();
-            format!(
-                "unknown workload `{name}`; the workloads are {}",
-                names.join(", ")
-            )
-        })?;
+    let (_, what, target) = workload(name)?;
     let budget = Duration::from_secs_f64(seconds.max(0.05));
     let runs = 5;
     let rules = load("push", &[]).expect("push is built in").rules;

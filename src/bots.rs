@@ -36,32 +36,16 @@ fn legal(game: &Game, seat: u8, a: &Action) -> bool {
     game.accepts(seat, a)
 }
 
-/// Lay-offs of one card onto each meld, and rescues, as the engine lists them.
-fn table_plays(game: &Game, seat: u8) -> Vec<Action> {
-    let mut v = Vec::new();
-    for (card, _) in game.deal.hands[usize::from(seat)].iter() {
-        for m in 0..game.deal.table.len() {
-            v.extend(game.lay_off_forms(m, card, None));
-        }
-    }
-    v.extend(game.rescue_forms(seat, false));
-    v
-}
-
-/// The first legal play of [`table_plays`], found without listing the others.
-fn first_table_play(game: &Game, seat: u8) -> Option<Action> {
-    for (card, _) in game.deal.hands[usize::from(seat)].iter() {
-        for m in 0..game.deal.table.len() {
-            for a in game.lay_off_forms(m, card, None) {
-                if legal(game, seat, &a) {
-                    return Some(a);
-                }
-            }
-        }
-    }
-    game.rescue_forms(seat, false)
-        .into_iter()
-        .find(|a| legal(game, seat, a))
+/// Lay-offs of one card onto each meld, then rescues, as the engine lists them; lazily, so a
+/// player that wants only the first legal one computes no more than it needs.
+fn table_plays(game: &Game, seat: u8) -> impl Iterator<Item = Action> + '_ {
+    let lay_offs = game.deal.hands[usize::from(seat)]
+        .iter()
+        .flat_map(move |(card, _)| {
+            (0..game.deal.table.len()).flat_map(move |m| game.lay_off_forms(m, card, None))
+        });
+    let rescues = std::iter::once(()).flat_map(move |()| game.rescue_forms(seat, false));
+    lay_offs.chain(rescues)
 }
 
 fn discards(game: &Game, seat: u8) -> Vec<Action> {
@@ -105,7 +89,7 @@ fn greedy(game: &Game, seat: u8) -> Action {
         return Action::TakeDiscard;
     }
     if game.deal.progress[si].done
-        && let Some(a) = first_table_play(game, seat)
+        && let Some(a) = table_plays(game, seat).find(|a| legal(game, seat, a))
     {
         return a;
     }

@@ -392,13 +392,7 @@ fn bench_cmd(common: &Common, workloads: &[String], seconds: f64) -> Result<u8, 
         workloads.to_vec()
     };
     for n in &names {
-        if !bench::WORKLOADS.iter().any(|w| w.0 == n) {
-            let all: Vec<&str> = bench::WORKLOADS.iter().map(|w| w.0).collect();
-            return Err(bad_input(format!(
-                "unknown workload `{n}`; the workloads are {}",
-                all.join(", ")
-            )));
-        }
+        bench::workload(n).map_err(bad_input)?;
     }
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let suite = suite_dir();
@@ -1720,43 +1714,31 @@ fn conform_cmd(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
                     );
                 }
             }
-            out!(
-                "rules no scenario exercises: {} of {}{}",
-                cov.untouched_rules.len(),
-                cov.rules_total,
-                if cov.untouched_rules.is_empty() {
+            // `LABEL: N[ of TOTAL][: item, item, …]`
+            let count = |label: &str, items: &[String], total: Option<usize>| {
+                let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+                let list = if items.is_empty() {
                     String::new()
                 } else {
-                    format!(": {}", cov.untouched_rules.join(", "))
-                }
+                    format!(": {}", items.join(", "))
+                };
+                out!("{label}: {}{of}{list}", items.len());
+            };
+            count(
+                "rules no scenario exercises",
+                &cov.untouched_rules,
+                Some(cov.rules_total),
             );
-            out!(
-                "dispute readings no scenario exercises: {} of {}{}",
-                cov.untouched_readings.len(),
-                cov.readings_total,
-                if cov.untouched_readings.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", cov.untouched_readings.join(", "))
-                }
+            count(
+                "dispute readings no scenario exercises",
+                &cov.untouched_readings,
+                Some(cov.readings_total),
             );
-            out!(
-                "dispute readings never in force: {}{}",
-                cov.never_in_force.len(),
-                if cov.never_in_force.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", cov.never_in_force.join(", "))
-                }
-            );
-            out!(
-                "dispute readings no scenario tells apart from the others: {}{}",
-                cov.untold_readings.len(),
-                if cov.untold_readings.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", cov.untold_readings.join(", "))
-                }
+            count("dispute readings never in force", &cov.never_in_force, None);
+            count(
+                "dispute readings no scenario tells apart from the others",
+                &cov.untold_readings,
+                None,
             );
         }
         return Ok(if invalid.is_empty() { 0 } else { 2 });

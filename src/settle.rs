@@ -211,7 +211,15 @@ pub fn settle(
         };
         runs.push(run);
     }
-    let reference = transcript::replay(&base).transcript;
+    // The reading in force is the scenario as it stands: its run is the reference.
+    let reference = match runs
+        .iter()
+        .find(|r| r.in_force)
+        .and_then(|r| r.transcript.clone())
+    {
+        Some(t) => t,
+        None => transcript::replay(&base).transcript,
+    };
     let partings = runs
         .iter()
         .filter(|r| !r.in_force)
