@@ -111,38 +111,47 @@ impl From<Diagnostic> for Diagnostics {
     }
 }
 
-/// Renders diagnostics for people, each with the source line and a caret under the column:
+/// Renders diagnostics for people, each with the source line and a caret under the field, drawn
+/// by `annotate-snippets` (the renderer of rustc and cargo), without colour:
 ///
 /// ```text
 /// error: unknown key `min-sise`
-///   --> house.yaml:4:3 (sets.min-sise)
-///    |
-///  4 |   min-sise: 3
-///    |   ^ did you mean `min-size`?
+///  --> house.yaml:4:3
+///   |
+/// 4 |   min-sise: 3
+///   |   ^^^^^^^^ did you mean `min-size`?
+///   |
+///   = note: field `sets.min-sise`
 /// ```
 pub fn render(diags: &Diagnostics, source_of: &dyn Fn(&str) -> Option<String>) -> String {
+    render_styled(diags, source_of, false)
+}
+
+/// [`render`], in colour when `color` is set (for a terminal).
+pub fn render_styled(
+    diags: &Diagnostics,
+    source_of: &dyn Fn(&str) -> Option<String>,
+    color: bool,
+) -> String {
+    use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
     let mut out = String::new();
     // Each file's lines, split once (a file with thousands of problems is not re-read for each).
     let mut files: std::collections::HashMap<&str, Option<Vec<String>>> =
         std::collections::HashMap::new();
     for (i, d) in diags.0.iter().enumerate() {
         if i == MAX_RENDERED {
-            out.push_str(&format!(
-                "error: … and {} more problem(s) not shown\n",
+            let more = format!(
+                "… and {} more problem(s) not shown",
                 diags.0.len() - MAX_RENDERED
-            ));
+            );
+            out.push_str(&renderer.render(&[Group::with_title(Level::ERROR.primary_title(more))]));
+            out.push('\n');
             break;
-        }
-        out.push_str(&format!("error: {}\n", d.message));
-        let place = if d.line > 0 {
-            format!("{}:{}:{}", d.file, d.line, d.column)
-        } else {
-            d.file.clone()
-        };
-        if d.path.is_empty() {
-            out.push_str(&format!("  --> {place}\n"));
-        } else {
-            out.push_str(&format!("  --> {place} ({})\n", d.path));
         }
         let line_text = if d.line > 0 {
             files
@@ -155,43 +164,76 @@ pub fn render(diags: &Diagnostics, source_of: &dyn Fn(&str) -> Option<String>) -
         } else {
             None
         };
-        match line_text {
-            Some(text) => {
-                let (text, column) = clip(text, d.column.saturating_sub(1) as usize);
-                let num = d.line.to_string();
-                let pad = " ".repeat(num.len());
-                let caret_pad: String = text
-                    .chars()
-                    .take(column)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
-                out.push_str(&format!("{pad} |\n{num} | {text}\n{pad} | {caret_pad}^"));
-                if let Some(h) = &d.hint {
-                    out.push_str(&format!(" {h}"));
-                }
-                out.push('\n');
+        let mut group = Group::with_title(Level::ERROR.primary_title(d.message.as_str()));
+        let column = d.column.saturating_sub(1) as usize;
+        let shown = line_text.and_then(|text| clip(text, column));
+        if let Some(text) = &shown {
+            let span = token_span(text, column);
+            let mut mark = AnnotationKind::Primary.span(span);
+            if let Some(h) = &d.hint {
+                mark = mark.label(h.as_str());
             }
-            None => {
-                if let Some(h) = &d.hint {
-                    out.push_str(&format!("  = hint: {h}\n"));
-                }
+            group = group.element(
+                Snippet::source(text.as_str())
+                    .path(d.file.as_str())
+                    .line_start(d.line as usize)
+                    .annotation(mark),
+            );
+        } else {
+            let mut origin = Origin::path(d.file.as_str());
+            if d.line > 0 {
+                origin = origin.line(d.line as usize).char_column(d.column as usize);
+            }
+            group = group.element(origin);
+            if let Some(h) = &d.hint {
+                group = group.element(Level::HELP.message(h.as_str()));
+            }
+            if line_text.is_some() {
+                group = group.element(Level::NOTE.message(format!(
+                    "the line is not shown: the column is past {MAX_COLUMN_SHOWN}"
+                )));
             }
         }
+        if !d.path.is_empty() {
+            group = group.element(Level::NOTE.message(format!("field `{}`", d.path)));
+        }
+        out.push_str(&renderer.render(&[group]));
+        out.push('\n');
     }
     out
 }
 
+/// The byte range of the word that starts at character `column` of `text` (up to a space or a
+/// YAML delimiter), at least one character; empty at the end of the line.
+fn token_span(text: &str, column: usize) -> std::ops::Range<usize> {
+    let Some((start, _)) = text.char_indices().nth(column) else {
+        return text.len()..text.len();
+    };
+    let word = text[start..]
+        .char_indices()
+        .find(|&(i, c)| i > 0 && (c.is_whitespace() || ",:[]{}#".contains(c)))
+        .map_or(text.len() - start, |(i, _)| i);
+    start..start + word
+}
+
 /// The most diagnostics [`render`] shows; the rest are counted.
 pub const MAX_RENDERED: usize = 50;
-/// The widest source line [`render`] shows; a longer one is cut around the column, with `…`.
-pub const MAX_LINE_SHOWN: usize = 160;
+/// The furthest column [`render`] shows a source line for: past it (a line of megabytes) it names
+/// the place only, so rendering stays cheap whatever the file.
+pub const MAX_COLUMN_SHOWN: usize = 4096;
+/// How much of a source line past the marked column [`render`] keeps (the renderer then trims
+/// the line to the width of a terminal around the mark).
+const TAIL_SHOWN: usize = 200;
 
-/// `line` cut to [`MAX_LINE_SHOWN`] characters around the 0-based character `column`, and the
-/// column within the cut text.
-fn clip(line: &str, column: usize) -> (String, usize) {
-    // Control characters (a NUL, an escape) would reach the terminal: shown as `�`.
-    let line: String = line
+/// The part of `line` to show for a mark at the 0-based character `column` (control characters,
+/// which would reach the terminal, as `�`), or `None` when the column is too far to show.
+fn clip(line: &str, column: usize) -> Option<String> {
+    if column > MAX_COLUMN_SHOWN {
+        return None;
+    }
+    let mut shown: String = line
         .chars()
+        .take(column + TAIL_SHOWN + 1)
         .map(|c| {
             if c.is_control() && c != '\t' {
                 '\u{FFFD}'
@@ -200,24 +242,10 @@ fn clip(line: &str, column: usize) -> (String, usize) {
             }
         })
         .collect();
-    let n = line.chars().count();
-    if n <= MAX_LINE_SHOWN {
-        return (line, column);
+    if line.chars().nth(column + TAIL_SHOWN + 1).is_some() {
+        shown.push('…');
     }
-    let column = column.min(n);
-    let start = column.saturating_sub(MAX_LINE_SHOWN / 2);
-    let end = (start + MAX_LINE_SHOWN).min(n);
-    let start = end.saturating_sub(MAX_LINE_SHOWN);
-    let mut text: String = line.chars().skip(start).take(end - start).collect();
-    let mut column = column - start;
-    if start > 0 {
-        text.insert(0, '…');
-        column += 1;
-    }
-    if end < n {
-        text.push('…');
-    }
-    (text, column)
+    Some(shown)
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
@@ -298,20 +326,47 @@ mod tests {
         );
         let text = render(&Diagnostics(vec![d.clone(); 60]), &|_| Some(line.clone()));
         let first: Vec<&str> = text.lines().take(5).collect();
-        assert!(
-            first[3].starts_with("1 | …") && first[3].ends_with('…'),
-            "{first:?}"
-        );
-        assert!(first[3].chars().count() <= MAX_LINE_SHOWN + 6, "{first:?}");
-        // The caret still points at the same character.
-        let caret = first[4].find('^').expect("a caret") - "  | ".len();
-        let at = first[3]["1 | ".len()..].chars().nth(caret);
-        assert_eq!(at, line.chars().nth(2999), "{first:?}");
+        assert_eq!(first[1], " --> f.yaml:1:3000", "{first:?}");
+        assert!(first[3].starts_with("1 | ..."), "{first:?}");
+        assert!(text.lines().all(|l| l.chars().count() <= 160), "{text}");
+        // The caret still points at the same character: the 3000th of the line.
+        let caret = first[4].find('^').expect("a caret");
+        let shown = &first[3][caret..];
+        let want: String = line.chars().skip(2999).take(2).collect();
+        assert!(shown.starts_with(&want), "{first:?}");
         assert_eq!(text.matches("error: bad card").count(), MAX_RENDERED);
         assert!(
             text.ends_with("error: … and 10 more problem(s) not shown\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_column_past_the_shown_part_names_the_place_only() {
+        let line = "k".repeat(10 * MAX_COLUMN_SHOWN);
+        let d = Diagnostic::new(
+            "f.yaml",
+            Pos {
+                line: 1,
+                column: 9 * MAX_COLUMN_SHOWN as u32,
+            },
+            "",
+            "bad key",
+        );
+        let text = render(&Diagnostics(vec![d]), &|_| Some(line.clone()));
+        assert!(
+            text.contains(&format!("f.yaml:1:{}", 9 * MAX_COLUMN_SHOWN)),
+            "{text}"
+        );
+        assert!(text.contains("the line is not shown"), "{text}");
+        assert!(text.len() < 200, "{text}");
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        let d = Diagnostic::new("f.yaml", Pos { line: 1, column: 1 }, "", "odd");
+        let text = render(&Diagnostics(vec![d]), &|_| Some("\u{1b}[31mred: 1".into()));
+        assert!(!text.contains('\u{1b}'), "{text:?}");
     }
 
     #[test]
@@ -332,7 +387,7 @@ mod tests {
         let text = render(&Diagnostics(vec![d]), &|_| Some("sets:\n  x: 1\n".into()));
         assert_eq!(
             text,
-            "error: unknown key `x`\n  --> f.yaml:2:3 (sets.x)\n  |\n2 |   x: 1\n  |   ^ did you mean `y`?\n"
+            "error: unknown key `x`\n --> f.yaml:2:3\n  |\n2 |   x: 1\n  |   ^ did you mean `y`?\n  |\n  = note: field `sets.x`\n"
         );
     }
 }

@@ -71,15 +71,34 @@ enum ColorArg {
 
 /// How text for people is drawn on stdout (`--color`, `NO_COLOR`, a terminal or not).
 fn look(common: &Common) -> push_rummy::term::Look {
-    use push_rummy::term::{Look, When};
     use std::io::IsTerminal;
+    look_on(common, std::io::stdout().is_terminal())
+}
+
+/// How text for people is drawn on a stream that is a terminal or not.
+fn look_on(common: &Common, is_terminal: bool) -> push_rummy::term::Look {
+    use push_rummy::term::{Look, When};
     let when = match common.color {
         ColorArg::Auto => When::Auto,
         ColorArg::Always => When::Always,
         ColorArg::Never => When::Never,
     };
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    Look::decide(when, std::io::stdout().is_terminal(), no_color)
+    Look::decide(when, is_terminal, no_color)
+}
+
+/// Whether diagnostics on stderr are drawn in colour: decided once from `--color`, `NO_COLOR` and
+/// whether stderr is a terminal.
+static STDERR_COLOR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+fn decide_stderr_color(common: &Common) {
+    use std::io::IsTerminal;
+    let _ = STDERR_COLOR.set(look_on(common, std::io::stderr().is_terminal()).color);
+}
+
+/// A load error rendered for stderr.
+fn rendered(e: &push_rummy::rules::LoadError) -> String {
+    e.render_styled(STDERR_COLOR.get().copied().unwrap_or(false))
 }
 
 #[derive(Subcommand)]
@@ -306,6 +325,7 @@ fn main() -> ExitCode {
         }
     };
     let json = cli.common.json;
+    decide_stderr_color(&cli.common);
     match run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
@@ -476,7 +496,7 @@ fn load_rules(common: &Common, name: &str) -> Result<Loaded, Failure> {
     rules::load(name, &r).map_err(|e| Failure {
         code: 2,
         json: json!({ "error": "the rules could not be loaded", "diagnostics": e.diagnostics.0 }),
-        text: e.render(),
+        text: rendered(&e),
     })
 }
 
@@ -553,7 +573,7 @@ fn rules_cmd(common: &Common, action: RulesAction) -> Result<u8, Failure> {
                     Err(e) => {
                         failed = true;
                         if !common.json {
-                            eprint!("{}", e.render());
+                            eprint!("{}", rendered(&e));
                         }
                         all.push(json!({ "file": p, "ok": false, "diagnostics": e.diagnostics.0 }));
                     }
@@ -1427,7 +1447,7 @@ fn replay_cmd(common: &Common, paths: &[String], check: bool, bless: bool) -> Re
         scenario::load(f, &extra).map_err(|e| Failure {
             code: 2,
             json: json!({ "error": "the scenario could not be loaded", "file": f.display().to_string(), "diagnostics": e.diagnostics.0 }),
-            text: e.render(),
+            text: rendered(&e),
         })
     };
     let report_failures = |f: &std::path::Path, r: &Replay| {
@@ -1842,6 +1862,6 @@ fn load_failure(e: &push_rummy::rules::LoadError) -> Failure {
     Failure {
         code: 2,
         json: json!({ "error": "the scenario could not be loaded", "diagnostics": e.diagnostics.0 }),
-        text: e.render(),
+        text: rendered(e),
     }
 }

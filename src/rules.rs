@@ -249,7 +249,12 @@ impl std::error::Error for LoadError {}
 impl LoadError {
     /// The diagnostics rendered with source lines and carets.
     pub fn render(&self) -> String {
-        crate::diag::render(&self.diagnostics, &|f| self.sources.get(f).cloned())
+        self.render_styled(false)
+    }
+
+    /// [`LoadError::render`], in colour when `color` is set.
+    pub fn render_styled(&self, color: bool) -> String {
+        crate::diag::render_styled(&self.diagnostics, &|f| self.sources.get(f).cloned(), color)
     }
 }
 

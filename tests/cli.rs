@@ -389,8 +389,8 @@ fn rules_check_reports_file_line_and_path_of_a_broken_file() {
     let path = dir.write("broken.yaml", "extends: push\nsets:\n  min-sise: 3\n");
     let out = expect(2, &["rules", "check", &path]);
     assert!(
-        out.stderr
-            .contains(&format!("--> {path}:3:3 (sets.min-sise)")),
+        out.stderr.contains(&format!("--> {path}:3:3\n"))
+            && out.stderr.contains("= note: field `sets.min-sise`"),
         "{}",
         out.stderr
     );

@@ -289,7 +289,7 @@ fn ten_thousand_decks_and_players_are_refused() {
         &["rules", "check", &rules],
         &[
             "10000 is out of range: expected 1 to 8",
-            "(decks.standard-decks)",
+            "field `decks.standard-decks`",
         ],
     );
     assert!(
@@ -300,7 +300,7 @@ fn ten_thousand_decks_and_players_are_refused() {
         "players.yaml",
         b"extends: push\ngame: big\nname: Big\nplayers: {count: 10000}\n",
     );
-    refused(&["rules", "check", &rules], &["(players.count)"]);
+    refused(&["rules", "check", &rules], &["field `players.count`"]);
     let sc = t.file(
         "players-scenario.yaml",
         &format!(
@@ -311,7 +311,7 @@ fn ten_thousand_decks_and_players_are_refused() {
     );
     refused(
         &["replay", &sc],
-        &["10000 is out of range", "(table.players)"],
+        &["10000 is out of range", "field `table.players`"],
     );
     let sc = t.file(
         "decks-scenario.yaml",
@@ -366,7 +366,7 @@ fn a_thousand_wilds_in_a_meld() {
         &[
             "a meld of 1000 cards in the action; the limit is 64",
             "wilds-scenario.yaml:8:",
-            "(steps[1].do)",
+            "field `steps[1].do`",
         ],
     );
     let table = SCENARIO.replace(
@@ -376,7 +376,10 @@ fn a_thousand_wilds_in_a_meld() {
     let sc = t.file("wild-table.yaml", format!("{table}steps: []\n").as_bytes());
     refused(
         &["replay", &sc],
-        &["a meld of 1002 cards; the limit is 64", "(cards.table[0])"],
+        &[
+            "a meld of 1002 cards; the limit is 64",
+            "field `cards.table[0]`",
+        ],
     );
 }
 
@@ -402,7 +405,7 @@ fn scenario_sizes_beyond_the_limits_are_refused() {
         &["replay", &sc],
         &[
             "300000 cards in one list; the limit is 1000",
-            "(cards.hands.1)",
+            "field `cards.hands.1`",
         ],
     );
 }
