@@ -189,31 +189,7 @@ enum Command {
     /// (`--impl 'COMMAND'`, speaking the protocol), step by step. Exit 0: all pass (skips
     /// allowed); 1: a scenario failed or errored; 2: bad input. With `--random N`: differential
     /// fuzzing with the built-in players, the first divergence shrunk to a scenario file.
-    Conform {
-        /// A directory of scenarios (searched recursively) or one scenario file.
-        dir: Option<String>,
-        /// The implementation under test: a command line, started once per scenario.
-        #[arg(long = "impl", value_name = "COMMAND")]
-        implementation: Option<String>,
-        /// List the rules and dispute readings each scenario exercises, and those none touches.
-        #[arg(long)]
-        coverage: bool,
-        /// Play this many random games against the implementation (needs --impl).
-        #[arg(long, value_name = "N")]
-        random: Option<u64>,
-        /// Seed of the first random game (game i uses seed + i).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Players at the table in random games (default: the fewest the rules allow).
-        #[arg(long)]
-        players: Option<u8>,
-        /// Where --random writes the shrunk scenario.
-        #[arg(long, default_value = ".")]
-        out: String,
-        /// Milliseconds to wait for each reply of the implementation.
-        #[arg(long, default_value_t = push_rummy::protocol::DEFAULT_TIMEOUT_MS)]
-        timeout: u64,
-    },
+    Conform(ConformArgs),
     /// Explain a rejection reason code (`push-not-allowed`), a dispute (`frozen-two`), one of its
     /// readings (`frozen-two=position`) or a rule (`sets.min-size`), with the sources behind it.
     Explain {
@@ -359,28 +335,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             bless,
         } => replay_cmd(&common, &paths, check, bless),
         Command::Serve => serve_cmd(&common),
-        Command::Conform {
-            dir,
-            implementation,
-            coverage,
-            random,
-            seed,
-            players,
-            out,
-            timeout,
-        } => conform_cmd(
-            &common,
-            &ConformArgs {
-                dir,
-                implementation,
-                coverage,
-                random,
-                seed,
-                players,
-                out,
-                timeout,
-            },
-        ),
+        Command::Conform(args) => conform_cmd(&common, &args),
         Command::Disputes { action } => {
             disputes_cmd(&common, action.unwrap_or(DisputesAction::List))
         }
@@ -1589,14 +1544,30 @@ fn serve_cmd(common: &Common) -> Result<u8, Failure> {
     }
 }
 
+#[derive(clap::Args)]
 struct ConformArgs {
+    /// A directory of scenarios (searched recursively) or one scenario file.
     dir: Option<String>,
+    /// The implementation under test: a command line, started once per scenario.
+    #[arg(long = "impl", value_name = "COMMAND")]
     implementation: Option<String>,
+    /// List the rules and dispute readings each scenario exercises, and those none touches.
+    #[arg(long)]
     coverage: bool,
+    /// Play this many random games against the implementation (needs --impl).
+    #[arg(long, value_name = "N")]
     random: Option<u64>,
+    /// Seed of the first random game (game i uses seed + i).
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Players at the table in random games (default: the fewest the rules allow).
+    #[arg(long)]
     players: Option<u8>,
+    /// Where --random writes the shrunk scenario.
+    #[arg(long, default_value = ".")]
     out: String,
+    /// Milliseconds to wait for each reply of the implementation.
+    #[arg(long, default_value_t = push_rummy::protocol::DEFAULT_TIMEOUT_MS)]
     timeout: u64,
 }
 

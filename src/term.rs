@@ -237,6 +237,24 @@ pub fn table_view(s: &State, heading: &str) -> String {
     out
 }
 
+/// `text` without its colour codes: what [`Look::paint`] left as the text a pipe would get.
+pub fn strip_ansi(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d == 'm' {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,7 +278,7 @@ mod tests {
         let s = look.paint("check hand 0: 4S: held");
         assert!(s.contains("\u{1b}["), "{s:?}");
         // Without the escapes it is the symbol text.
-        let stripped: String = strip(&s);
+        let stripped: String = strip_ansi(&s);
         assert_eq!(stripped, "check hand 0: 4♠: held");
     }
 
@@ -276,22 +294,5 @@ mod tests {
         );
         assert!(Look::decide(When::Auto, true, false).color);
         assert!(!Look::decide(When::Never, true, false).color);
-    }
-
-    fn strip(s: &str) -> String {
-        let mut out = String::new();
-        let mut chars = s.chars();
-        while let Some(c) = chars.next() {
-            if c == '\u{1b}' {
-                for d in chars.by_ref() {
-                    if d == 'm' {
-                        break;
-                    }
-                }
-            } else {
-                out.push(c);
-            }
-        }
-        out
     }
 }

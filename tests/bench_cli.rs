@@ -1,20 +1,8 @@
 //! `push-rummy bench` (issue 7): every workload is measured and reported with its target. Rates
 //! are not asserted (they depend on the machine); the shape of the report is.
 
-use std::process::Command;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_push-rummy"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::run;
 
 #[test]
 fn bench_json_reports_every_workload_with_its_target() {

@@ -5,22 +5,17 @@
 use push_rummy::disputes::DisputeId;
 use push_rummy::settle;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn suite() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance")
 }
 
+mod common;
+
+/// `push-rummy ARGS`: exit code and stdout.
 fn run(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_push-rummy"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) = common::run(args);
+    (code, out)
 }
 
 #[test]

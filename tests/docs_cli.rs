@@ -189,23 +189,6 @@ fn explain_an_unknown_word_is_bad_input_with_a_suggestion() {
     );
 }
 
-fn strip_ansi(s: &str) -> String {
-    let mut out = String::new();
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            for d in chars.by_ref() {
-                if d == 'm' {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The canonical text with suits as symbols: what a terminal shows, colours aside.
 fn with_symbols(text: &str) -> String {
     push_rummy::term::Look {
@@ -229,7 +212,10 @@ fn replay_is_plain_in_a_pipe_and_coloured_with_symbols_when_asked() {
     // --color always: colour and symbols, and nothing else changes.
     let coloured = run(0, &["--color", "always", "replay", SCENARIO]).stdout;
     assert!(coloured.contains("\u{1b}["), "no colour");
-    assert_eq!(strip_ansi(&coloured), with_symbols(&plain));
+    assert_eq!(
+        push_rummy::term::strip_ansi(&coloured),
+        with_symbols(&plain)
+    );
     assert!(with_symbols(&plain).contains("8♥"));
     // NO_COLOR and --color never keep a pipe plain.
     let o = run_env(&["replay", SCENARIO], &[("NO_COLOR", "1")]);
@@ -283,7 +269,7 @@ fn play_draws_the_table_of_every_deal_and_json_is_unchanged() {
     // Every event line of the JSON's events is in the text, in order (plain in a pipe).
     assert!(!text.contains('\u{1b}'));
     let coloured = run(0, &["--color", "always", "play", "--seed", "5"]).stdout;
-    assert_eq!(strip_ansi(&coloured), with_symbols(&text));
+    assert_eq!(push_rummy::term::strip_ansi(&coloured), with_symbols(&text));
 }
 
 #[test]

@@ -8,6 +8,8 @@
 
 #![allow(non_snake_case)]
 
+mod common;
+use common::rejected;
 use push_rummy::card::{Card, Counts, parse_cards};
 use push_rummy::disputes::DisputeId;
 use push_rummy::disputes::reading::WildDeclaration;
@@ -202,23 +204,6 @@ fn ok(g: &mut Game, seat: u8, a: Action) -> Vec<Event> {
         .unwrap_or_else(|e| panic!("{a} by seat {seat}: {e}"));
     g.check_invariants();
     ev
-}
-
-/// The action is refused with `code`, and the game is left exactly as it was.
-#[track_caller]
-fn rejected(g: &mut Game, seat: u8, a: Action, code: Reason) -> String {
-    let before = g.deal.clone();
-    match g.apply(seat, &a) {
-        Ok(ev) => panic!(
-            "{a} by seat {seat} should be rejected with {}, but gave {ev:?}",
-            code.code()
-        ),
-        Err(e) => {
-            assert_eq!(e.code, code, "{a}: {}", e.message);
-            assert_eq!(g.deal, before, "{a}: a refused action changes nothing");
-            e.message
-        }
-    }
 }
 
 fn spec(s: &str) -> MeldSpec {

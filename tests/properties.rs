@@ -44,11 +44,7 @@ fn play(rules_pick: usize, players_pick: u8, seed: u64, actions: usize) -> Playe
     let mut moves = Vec::new();
     while moves.len() < actions && !game.is_over() {
         let seat = game.turn();
-        let bot = if seat.is_multiple_of(2) {
-            Bot::Greedy
-        } else {
-            Bot::Random
-        };
+        let bot = bot_for(seat);
         let action = bots::choose(bot, &game, &mut rng);
         let events = game
             .apply(seat, &action)
@@ -266,11 +262,7 @@ fn scores_are_point_sums(rules_pick: u8, players: u8, seed: u64, stock_out: bool
             return TestResult::error(format!("{name}, seed {seed}: the game does not end"));
         }
         let seat = game.turn();
-        let bot = if seat.is_multiple_of(2) {
-            Bot::Greedy
-        } else {
-            Bot::Random
-        };
+        let bot = bot_for(seat);
         let action = bots::choose(bot, &game, &mut rng);
         let before = game.clone();
         let events = match game.apply(seat, &action) {
@@ -336,4 +328,13 @@ fn scores_are_the_points_left_in_hands_and_cards_are_conserved() {
     QuickCheck::new()
         .tests(40)
         .quickcheck(scores_are_point_sums as fn(u8, u8, u64, bool) -> TestResult);
+}
+
+/// Greedy at even seats, random at odd ones.
+fn bot_for(seat: u8) -> Bot {
+    if seat.is_multiple_of(2) {
+        Bot::Greedy
+    } else {
+        Bot::Random
+    }
 }

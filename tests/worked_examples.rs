@@ -2,6 +2,8 @@
 //! 001's scenario is rejected at each illegal step with the right reason; 003's score sheet is
 //! reproduced hand by hand.
 
+mod common;
+use common::rejected;
 use push_rummy::card::{Card, Counts, parse_cards};
 use push_rummy::disputes::DisputeId;
 use push_rummy::game::{Action, Event, Game, MeldSpec, Reason, Stage, pack};
@@ -39,20 +41,6 @@ fn rig(g: &mut Game, hands: &[&str], discard: &str, stock_top: &str, seat: u8, s
     g.deal.stage = stage;
     g.deal.taken = None;
     g.check_invariants();
-}
-
-#[track_caller]
-fn rejected(g: &mut Game, seat: u8, a: Action, code: Reason) -> String {
-    match g.apply(seat, &a) {
-        Ok(ev) => panic!(
-            "{a} by seat {seat} should be rejected with {}, but gave {ev:?}",
-            code.code()
-        ),
-        Err(e) => {
-            assert_eq!(e.code, code, "{a}: {}", e.message);
-            e.message
-        }
-    }
 }
 
 #[track_caller]

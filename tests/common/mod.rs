@@ -1,0 +1,36 @@
+//! Helpers shared by the integration tests (each test binary uses some of them).
+#![allow(dead_code)]
+
+use push_rummy::game::{Action, Game, Reason};
+use std::process::Command;
+
+/// Runs `push-rummy ARGS` in the repository: exit code, stdout, stderr.
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_push-rummy"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The action is refused with `code`, and the game is left exactly as it was; the message.
+#[track_caller]
+pub fn rejected(g: &mut Game, seat: u8, a: Action, code: Reason) -> String {
+    let before = g.deal.clone();
+    match g.apply(seat, &a) {
+        Ok(ev) => panic!(
+            "{a} by seat {seat} should be rejected with {}, but gave {ev:?}",
+            code.code()
+        ),
+        Err(e) => {
+            assert_eq!(e.code, code, "{a}: {}", e.message);
+            assert_eq!(g.deal, before, "{a}: a refused action changes nothing");
+            e.message
+        }
+    }
+}
