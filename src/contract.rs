@@ -1105,4 +1105,158 @@ mod tests {
         }
         assert!(laydown(&rules, c, &hand("7S 7H 7D 5S 6S 8S 9C")).is_none());
     }
+
+    /// `may_meet` relaxes the contract only where naturals could serve several melds, a card
+    /// could be natural and wild at once, or wild limits could bind. None of that can happen for
+    /// one meld from a hand whose one wild card is a joker, nor for sets alone from a hand without
+    /// wilds: there it must answer exactly as the search does, so a looser check (which would only
+    /// cost time) is caught too.
+    #[test]
+    fn the_quick_check_is_exact_where_nothing_is_relaxed() {
+        let mut tried = 0;
+        let mut met = 0;
+        for name in ["push", "cap-it", "six-to-ten"] {
+            let rules = load(name, &[]).unwrap().rules;
+            let mut contracts: Vec<Vec<Component>> = Vec::new();
+            for round in &rules.rounds {
+                for c in &round.contract {
+                    contracts.push(vec![*c]);
+                }
+                if round.contract.iter().all(|c| c.kind == MeldKind::Set) {
+                    contracts.push(round.contract.clone());
+                }
+            }
+            // Longer contracts than any built-in game has: four sets take the last enumerated
+            // case of the set check.
+            contracts.push(vec![
+                Component {
+                    kind: MeldKind::Set,
+                    size: rules.set_min,
+                };
+                4
+            ]);
+            // Sets of two sizes take the check's general case.
+            contracts.push(vec![
+                Component {
+                    kind: MeldKind::Set,
+                    size: rules.set_min,
+                },
+                Component {
+                    kind: MeldKind::Set,
+                    size: rules.set_min + 1,
+                },
+            ]);
+            contracts.dedup();
+            let pack = crate::game::pack(&rules, rules.players.0);
+            let mut rng = crate::rng::Rng::new(7);
+            for contract in &contracts {
+                let sets_only = contract.len() > 1;
+                let mut hands = 0;
+                while hands < 1500 {
+                    let mut cards = pack.clone();
+                    rng.shuffle(&mut cards);
+                    let size = 5 + rng.below(12) as usize;
+                    let h = Counts::from_cards(&cards[..size]);
+                    // A wild that could also be natural (a 2 in its own place) counts as both
+                    // in the quick check: only a joker may be the one wild.
+                    let wilds = cards[..size].iter().filter(|&&c| rules.is_wild(c));
+                    let jokers = wilds.clone().filter(|&&c| c == Card::JOKER).count();
+                    if wilds.count() > jokers || jokers > usize::from(!sets_only) {
+                        continue;
+                    }
+                    hands += 1;
+                    let found = laydown(&rules, contract, &h).is_some();
+                    assert_eq!(
+                        may_meet(&rules, contract, &h),
+                        found,
+                        "{name} {contract:?}: {:?}",
+                        &cards[..size]
+                    );
+                    tried += 1;
+                    met += usize::from(found);
+                }
+            }
+        }
+        // Both answers occur often enough for the comparison to mean something.
+        assert!(
+            met > tried / 20 && met < tried * 19 / 20,
+            "{met} of {tried}"
+        );
+    }
+
+    #[test]
+    fn wild_cards_alone_and_twos_in_sets() {
+        use crate::disputes::DisputeId;
+        let set = |n: u8| Component {
+            kind: MeldKind::Set,
+            size: n,
+        };
+        let rules = load("push", &[]).unwrap().rules;
+        // An all-wild set (allowed in Push) beside a natural one.
+        let h = hand("7S 7H 7D JK JK 2C");
+        assert!(may_meet(&rules, &[set(3), set(3)], &h));
+        assert!(laydown(&rules, &[set(3), set(3)], &h).is_some());
+        // The same where two sets may not share a rank: the wild set takes a rank of its own.
+        let id = DisputeId::from_id("same-rank-sets").unwrap();
+        let distinct = load("push", &[(id, "forbidden".into())]).unwrap().rules;
+        assert!(may_meet(&distinct, &[set(3), set(3)], &h));
+        assert!(laydown(&distinct, &[set(3), set(3)], &h).is_some());
+        // Two twos are two wild cards, not a pair: no set of three.
+        assert!(!may_meet(&rules, &[set(3)], &hand("2S 2H")));
+        // Where all-wild melds are forbidden, three twos (wild in sets) make no set.
+        let id = DisputeId::from_id("all-wild-melds").unwrap();
+        let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
+        assert!(laydown(&rules, &[set(3)], &hand("2S 2H 2D")).is_none());
+    }
+
+    #[test]
+    fn the_longest_run_five_runs_and_a_shared_ace_are_judged() {
+        for name in ["push", "cap-it", "six-to-ten"] {
+            let rules = load(name, &[]).unwrap().rules;
+            // A run as long as the rank line allows, from a hand holding every rank of a suit.
+            let longest = vec![Component {
+                kind: MeldKind::Run,
+                size: u8::try_from(rules.max_run()).unwrap(),
+            }];
+            let suit: Vec<Card> = Rank::ALL
+                .iter()
+                .map(|&r| Card::new(r, Suit::Spades))
+                .collect();
+            let h = Counts::from_cards(&suit);
+            assert!(may_meet(&rules, &longest, &h), "{name}");
+            assert!(laydown(&rules, &longest, &h).is_some(), "{name}");
+            // Five runs of three from a hand with no two neighbouring cards of a suit.
+            let five = vec![
+                Component {
+                    kind: MeldKind::Run,
+                    size: 3,
+                };
+                5
+            ];
+            let h = hand("AS 5H 9D KC 3S 7H JD 6C");
+            assert!(!may_meet(&rules, &five, &h), "{name}");
+            assert!(laydown(&rules, &five, &h).is_none(), "{name}");
+        }
+        // Push puts the ace at both ends of the line: one ace is still one card, so A-2-3-4 and
+        // J-Q-K-A of one suit cannot both be made from it (twos natural here, so that the 2 is
+        // not also counted as a wild).
+        let rules = crate::rules::load_text(
+            "natural-twos.yaml",
+            "extends: push\ngame: natural-twos\nwilds: {twos: false}\n",
+            std::path::Path::new("."),
+        )
+        .unwrap()
+        .rules;
+        let two = vec![
+            Component {
+                kind: MeldKind::Run,
+                size: 4,
+            };
+            2
+        ];
+        let h = hand("AS 2S 3S 4S JS QS KS");
+        assert!(!may_meet(&rules, &two, &h));
+        assert!(laydown(&rules, &two, &h).is_none());
+        assert!(may_meet(&rules, &two, &hand("AS 2S 3S 4S JS QS KS AS")));
+    }
 }
