@@ -47,3 +47,39 @@ fn two_unequal_sets_of_one_rank_meet_a_contract() {
     let short = Counts::from_cards(&parse_cards("7S 7H 7D 7S 7H 7D KD 9C 5H").expect("cards"));
     assert!(contract::laydown(&rules, &contract, &short).is_none());
 }
+
+/// `accepts` answers as `apply` would, without changing the game: yes to a legal draw, no to a
+/// discard before the draw and to a player out of turn.
+#[test]
+fn accepts_says_what_apply_would_do() {
+    let rules = Arc::new(load("push", &[]).expect("push loads").rules);
+    let game = Game::new(rules, 4, 0, 7, vec![]).expect("sets up");
+    let seat = game.turn();
+    let card = game.deal.hands[usize::from(seat)].cards()[0];
+    for (who, action) in [
+        (seat, Action::Push),
+        (seat, Action::TakeDiscard),
+        (seat, Action::Discard(card)),
+        ((seat + 1) % 4, Action::Push),
+    ] {
+        let mut copy = game.clone();
+        let applied = copy.apply(who, &action).is_ok();
+        assert_eq!(game.accepts(who, &action), applied, "seat {who}: {action}");
+    }
+    assert!(
+        game.accepts(seat, &Action::Push),
+        "the push is legal at the start"
+    );
+}
+
+/// A set longer than four under `set-max-size=4` is no contract meld, whatever the wild cards.
+#[test]
+fn no_set_of_five_where_sets_stop_at_four() {
+    let rules = load("push", &[]).expect("push loads").rules;
+    let five = [Component {
+        kind: MeldKind::Set,
+        size: 5,
+    }];
+    let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7C JK JK").expect("cards"));
+    assert!(contract::laydown(&rules, &five, &hand).is_none());
+}
