@@ -959,6 +959,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn paths_in_messages_fold_dot_parts() {
+        assert_eq!(
+            normalize(Path::new("spec/house/../push.yaml")),
+            "spec/push.yaml"
+        );
+        assert_eq!(normalize(Path::new("./spec/./push.yaml")), "spec/push.yaml");
+        // A `..` with nothing before it to fold stays.
+        assert_eq!(normalize(Path::new("../../x.yaml")), "../../x.yaml");
+    }
+
+    #[test]
     fn every_built_in_compiles() {
         for (name, _, _) in BUILT_IN {
             if let Err(e) = load(name, &[]) {
