@@ -83,3 +83,42 @@ fn no_set_of_five_where_sets_stop_at_four() {
     let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7C JK JK").expect("cards"));
     assert!(contract::laydown(&rules, &five, &hand).is_none());
 }
+
+/// A deal that uses the whole pack but one card (the upcard) fits; one card more does not.
+#[test]
+fn a_deal_may_use_the_whole_pack() {
+    let rules = |deal: u32| {
+        let text = format!(
+            "extends: six-to-ten\ngame: tight\nplayers: {{count: 3}}\n\
+             rounds: [{{deal: {deal}, contract: [set of 3]}}]\n"
+        );
+        push_rummy::rules::load_text("tight.yaml", &text, std::path::Path::new("."))
+    };
+    // 3 × 17 + 1 = 52: every card of the one deck.
+    assert!(rules(17).is_ok(), "{:?}", rules(17).err());
+    let e = rules(18).expect_err("55 cards from a pack of 52");
+    assert!(e.to_string().contains("rounds[0].deal"), "{e}");
+}
+
+/// Where two sets may not share a rank, sets of two sizes may still use an all-wild set.
+#[test]
+fn an_all_wild_set_beside_a_longer_natural_one() {
+    let rules = load(
+        "push",
+        &[(DisputeId::SameRankSets, "forbidden".to_string())],
+    )
+    .expect("loads")
+    .rules;
+    let contract = [
+        Component {
+            kind: MeldKind::Set,
+            size: 3,
+        },
+        Component {
+            kind: MeldKind::Set,
+            size: 4,
+        },
+    ];
+    let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7C JK JK 2C").expect("cards"));
+    assert!(contract::laydown(&rules, &contract, &hand).is_some());
+}
