@@ -1135,17 +1135,17 @@ mod tests {
                 };
                 4
             ]);
-            // Sets of two sizes take the check's general case.
-            contracts.push(vec![
-                Component {
-                    kind: MeldKind::Set,
-                    size: rules.set_min,
-                },
-                Component {
-                    kind: MeldKind::Set,
-                    size: rules.set_min + 1,
-                },
-            ]);
+            // Sets of two sizes take the check's general case, in either order.
+            let small = Component {
+                kind: MeldKind::Set,
+                size: rules.set_min,
+            };
+            let large = Component {
+                size: rules.set_min + 1,
+                ..small
+            };
+            contracts.push(vec![small, large]);
+            contracts.push(vec![large, small]);
             contracts.dedup();
             let pack = crate::game::pack(&rules, rules.players.0);
             let mut rng = crate::rng::Rng::new(7);
@@ -1182,6 +1182,20 @@ mod tests {
             met > tried / 20 && met < tried * 19 / 20,
             "{met} of {tried}"
         );
+    }
+
+    #[test]
+    fn sets_of_two_sizes_in_either_order() {
+        let rules = load("push", &[]).unwrap().rules;
+        let set = |n: u8| Component {
+            kind: MeldKind::Set,
+            size: n,
+        };
+        let h = hand("7S 7H 7D 7C 9S 9H 9D");
+        for contract in [[set(4), set(3)], [set(3), set(4)]] {
+            assert!(may_meet(&rules, &contract, &h), "{contract:?}");
+            assert!(laydown(&rules, &contract, &h).is_some(), "{contract:?}");
+        }
     }
 
     #[test]
