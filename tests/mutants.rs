@@ -30,16 +30,7 @@ fn two_unequal_sets_of_one_rank_meet_a_contract() {
     let rules = load("push", &[(DisputeId::SameRankSets, "allowed".to_string())])
         .expect("loads")
         .rules;
-    let contract = [
-        Component {
-            kind: MeldKind::Set,
-            size: 3,
-        },
-        Component {
-            kind: MeldKind::Set,
-            size: 4,
-        },
-    ];
+    let contract = sets(&[3, 4]);
     let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7S 7H 7D 7C KD 9C").expect("cards"));
     let found = contract::laydown(&rules, &contract, &hand);
     assert!(found.is_some(), "3 + 4 sevens meet set of 3 + set of 4");
@@ -76,10 +67,7 @@ fn accepts_says_what_apply_would_do() {
 #[test]
 fn no_set_of_five_where_sets_stop_at_four() {
     let rules = load("push", &[]).expect("push loads").rules;
-    let five = [Component {
-        kind: MeldKind::Set,
-        size: 5,
-    }];
+    let five = sets(&[5]);
     let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7C JK JK").expect("cards"));
     assert!(contract::laydown(&rules, &five, &hand).is_none());
 }
@@ -109,16 +97,18 @@ fn an_all_wild_set_beside_a_longer_natural_one() {
     )
     .expect("loads")
     .rules;
-    let contract = [
-        Component {
-            kind: MeldKind::Set,
-            size: 3,
-        },
-        Component {
-            kind: MeldKind::Set,
-            size: 4,
-        },
-    ];
+    let contract = sets(&[3, 4]);
     let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7C JK JK 2C").expect("cards"));
     assert!(contract::laydown(&rules, &contract, &hand).is_some());
+}
+
+/// A contract of sets of these sizes.
+fn sets(sizes: &[u8]) -> Vec<Component> {
+    sizes
+        .iter()
+        .map(|&size| Component {
+            kind: MeldKind::Set,
+            size,
+        })
+        .collect()
 }
