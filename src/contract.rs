@@ -1094,6 +1094,13 @@ mod tests {
         Counts::from_cards(&parse_cards(s).unwrap())
     }
 
+    fn set(size: u8) -> Component {
+        Component {
+            kind: MeldKind::Set,
+            size,
+        }
+    }
+
     #[test]
     fn a_natural_needed_by_a_run_is_left_to_it() {
         let rules = load("push", &[]).unwrap().rules;
@@ -1128,22 +1135,9 @@ mod tests {
             }
             // Longer contracts than any built-in game has: four sets take the last enumerated
             // case of the set check.
-            contracts.push(vec![
-                Component {
-                    kind: MeldKind::Set,
-                    size: rules.set_min,
-                };
-                4
-            ]);
+            contracts.push(vec![set(rules.set_min); 4]);
             // Sets of two sizes take the check's general case, in either order.
-            let small = Component {
-                kind: MeldKind::Set,
-                size: rules.set_min,
-            };
-            let large = Component {
-                size: rules.set_min + 1,
-                ..small
-            };
+            let (small, large) = (set(rules.set_min), set(rules.set_min + 1));
             contracts.push(vec![small, large]);
             contracts.push(vec![large, small]);
             contracts.dedup();
@@ -1187,10 +1181,6 @@ mod tests {
     #[test]
     fn sets_of_two_sizes_in_either_order() {
         let rules = load("push", &[]).unwrap().rules;
-        let set = |n: u8| Component {
-            kind: MeldKind::Set,
-            size: n,
-        };
         let h = hand("7S 7H 7D 7C 9S 9H 9D");
         for contract in [[set(4), set(3)], [set(3), set(4)]] {
             assert!(may_meet(&rules, &contract, &h), "{contract:?}");
@@ -1201,10 +1191,6 @@ mod tests {
     #[test]
     fn wild_cards_alone_and_twos_in_sets() {
         use crate::disputes::DisputeId;
-        let set = |n: u8| Component {
-            kind: MeldKind::Set,
-            size: n,
-        };
         let rules = load("push", &[]).unwrap().rules;
         // An all-wild set (allowed in Push) beside a natural one.
         let h = hand("7S 7H 7D JK JK 2C");

@@ -5,6 +5,7 @@
 //! handful of actions; implementations that hang, die or send an endless line are reported as
 //! errored and the harness goes on.
 
+mod common;
 use push_rummy::scenario;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -19,14 +20,7 @@ fn root() -> &'static Path {
 
 /// The mini engine, built by `cargo test` next to the test executable (`target/<profile>/examples`).
 fn mini() -> String {
-    let exe = std::env::current_exe().expect("the test executable");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/…");
-    let p = profile_dir
-        .join("examples")
-        .join(format!("mini_engine{}", std::env::consts::EXE_SUFFIX));
+    let p = common::examples_dir().join(format!("mini_engine{}", std::env::consts::EXE_SUFFIX));
     assert!(
         p.exists(),
         "{} is missing: cargo test builds the examples",

@@ -8,6 +8,7 @@
 //! tour shows every file it uses. `$ cargo …` is not run either (`cargo test` has built the
 //! examples the tours name).
 
+mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -94,15 +95,7 @@ fn scratch() -> PathBuf {
         link(&root().join(dir), &d.join(dir));
     }
     // The examples `cargo test` built, where `cargo build --example` puts them.
-    let exe = std::env::current_exe().expect("the test executable");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/…");
-    link(
-        &profile_dir.join("examples"),
-        &d.join("target/debug/examples"),
-    );
+    link(&common::examples_dir(), &d.join("target/debug/examples"));
     d
 }
 

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use push_rummy::game::{Action, Game, Reason};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Runs `push-rummy ARGS` in the repository: exit code, stdout, stderr.
@@ -33,4 +34,13 @@ pub fn rejected(g: &mut Game, seat: u8, a: Action, code: Reason) -> String {
             e.message
         }
     }
+}
+
+/// Where `cargo test` built the examples: `target/<profile>/examples`, beside the test executable.
+pub fn examples_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test executable");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/…")
+        .join("examples")
 }
