@@ -104,6 +104,16 @@ fn play_many(rules: &Rules, games: u64, lineups: &[&[Bot]]) -> usize {
 
 const GAMES: u64 = 10_000;
 
+/// `full` games, or `few` with the `quick-games` feature: the mutation runs turn it on
+/// (`.cargo/mutants.toml`, docs/MUTATION.md), since every mutant replays this file.
+fn games(full: u64, few: u64) -> u64 {
+    if cfg!(feature = "quick-games") {
+        few
+    } else {
+        full
+    }
+}
+
 /// Three games in four by greedy players, the fourth greedy against random.
 const LINEUPS: &[&[Bot]] = &[
     &[Bot::Greedy],
@@ -114,7 +124,7 @@ const LINEUPS: &[&[Bot]] = &[
 
 fn ten_thousand(name: &str) {
     let rules = load(name, &[]).unwrap().rules;
-    let actions = play_many(&rules, GAMES, LINEUPS);
+    let actions = play_many(&rules, games(GAMES, 40), LINEUPS);
     assert!(actions > 0);
 }
 
@@ -152,7 +162,7 @@ rule_set_tests! {
 fn random_players_alone_play_every_built_in_to_the_end() {
     for (name, _, _) in BUILT_IN {
         let rules = load(name, &[]).unwrap().rules;
-        play_many(&rules, 40, &[&[Bot::Random]]);
+        play_many(&rules, games(40, 8), &[&[Bot::Random]]);
     }
 }
 
@@ -166,7 +176,7 @@ fn every_reading_of_every_dispute_plays_to_the_end() {
                 assert!(rules.set_reading(id, name));
                 play_many(
                     &rules,
-                    12,
+                    games(12, 2),
                     &[
                         &[Bot::Greedy],
                         &[Bot::Greedy, Bot::Random, Bot::Random, Bot::Greedy],
