@@ -1122,8 +1122,14 @@ mod tests {
     fn the_quick_check_is_exact_where_nothing_is_relaxed() {
         let mut tried = 0;
         let mut met = 0;
-        for name in ["push", "cap-it", "six-to-ten"] {
-            let rules = load(name, &[]).unwrap().rules;
+        // Under both readings of same-rank-sets: where sets may not share a rank, the set check
+        // gives each set a rank of its own.
+        let same_rank = crate::disputes::DisputeId::SameRankSets;
+        for (name, reading) in ["push", "cap-it", "six-to-ten"]
+            .into_iter()
+            .flat_map(|n| [(n, "allowed"), (n, "forbidden")])
+        {
+            let rules = load(name, &[(same_rank, reading.into())]).unwrap().rules;
             let mut contracts: Vec<Vec<Component>> = Vec::new();
             for round in &rules.rounds {
                 for c in &round.contract {
@@ -1163,7 +1169,7 @@ mod tests {
                     assert_eq!(
                         may_meet(&rules, contract, &h),
                         found,
-                        "{name} {contract:?}: {:?}",
+                        "{name}, same-rank-sets={reading}, {contract:?}: {:?}",
                         &cards[..size]
                     );
                     tried += 1;
@@ -1207,6 +1213,15 @@ mod tests {
         let id = DisputeId::from_id("all-wild-melds").unwrap();
         let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
         assert!(laydown(&rules, &[set(3)], &hand("2S 2H 2D")).is_none());
+        // Nor do four jokers make a run, and the quick check says so without a search: a window
+        // of the line with no natural card in it is no place for a run.
+        let run = [Component {
+            kind: MeldKind::Run,
+            size: 4,
+        }];
+        let jokers = hand("JK JK JK JK");
+        assert!(!may_meet(&rules, &run, &jokers));
+        assert!(laydown(&rules, &run, &jokers).is_none());
     }
 
     #[test]

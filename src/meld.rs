@@ -727,12 +727,6 @@ fn explain_set(rules: &Rules, p: &Parts) -> String {
                 dup.pretty()
             );
         }
-        if rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard
-            && rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden
-            && n > 4
-        {
-            return "each wild in a set stands for a card of its own suit, so a set holds at most 4 cards (wild-in-set-represents=exact-card, set-duplicate-suits=forbidden)".into();
-        }
     } else {
         // No naturals but wild-capable cards.
         if !all_wild_ok(rules) {
@@ -746,14 +740,13 @@ fn explain_set(rules: &Rules, p: &Parts) -> String {
                 "a meld needs at least one natural card (all-wild-melds=forbidden)".into()
             };
         }
-        if rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden
-            && let Some((dup, _)) = p.wilds.iter().find(|(c, k)| c.is_two() && *k > 1)
-        {
-            return format!(
-                "a set of twos may not repeat a suit: two {} (set-duplicate-suits=forbidden)",
-                dup.pretty()
-            );
-        }
+    }
+    // Natural or wild, each card of such a set has a suit of its own: four at most.
+    if rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard
+        && rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden
+        && n > 4
+    {
+        return "each wild in a set stands for a card of its own suit, so a set holds at most 4 cards (wild-in-set-represents=exact-card, set-duplicate-suits=forbidden)".into();
     }
     if !all_wild_ok(rules) {
         return "a meld needs at least one natural card (all-wild-melds=forbidden)".into();

@@ -102,6 +102,53 @@ fn an_all_wild_set_beside_a_longer_natural_one() {
     assert!(contract::laydown(&rules, &contract, &hand).is_some());
 }
 
+/// Where sets have no size limit and may repeat suits, a wild standing for an exact card does not
+/// cap a contract set at four: five sevens of four suits make a set of five.
+#[test]
+fn a_set_of_five_with_a_repeated_suit_where_both_are_allowed() {
+    let readings = |dup: &str| {
+        vec![
+            (DisputeId::SetMaxSize, "unlimited".to_string()),
+            (DisputeId::WildInSetRepresents, "exact-card".to_string()),
+            (DisputeId::SetDuplicateSuits, dup.to_string()),
+        ]
+    };
+    let hand = Counts::from_cards(&parse_cards("7S 7S 7H 7D 7C KD").expect("cards"));
+    let allowed = load("push", &readings("allowed")).expect("loads").rules;
+    assert!(contract::laydown(&allowed, &sets(&[5]), &hand).is_some());
+    // With suits unrepeatable, four suits are all a set can hold.
+    let forbidden = load("push", &readings("forbidden")).expect("loads").rules;
+    assert!(contract::laydown(&forbidden, &sets(&[5]), &hand).is_none());
+}
+
+/// Under `run-suits=any-suits` with `same-suit-runs-in-contract=forbidden`, each suit's natural
+/// cards belong to one run of the contract. Three runs from hearts and clubs alone would need a
+/// suit in two runs: refused. With a third suit they can be laid down.
+#[test]
+fn three_runs_need_three_suits_where_runs_may_not_share_one() {
+    let rules = load(
+        "push",
+        &[
+            (DisputeId::RunSuits, "any-suits".to_string()),
+            (DisputeId::SameSuitRunsInContract, "forbidden".to_string()),
+        ],
+    )
+    .expect("loads")
+    .rules;
+    let runs: Vec<Component> = (0..3)
+        .map(|_| Component {
+            kind: MeldKind::Run,
+            size: 4,
+        })
+        .collect();
+    let two_suits =
+        Counts::from_cards(&parse_cards("3H 4H 5H 6H 8H 9H 10H JH 4C 5C 6C 7C").expect("cards"));
+    assert!(contract::laydown(&rules, &runs, &two_suits).is_none());
+    let three_suits =
+        Counts::from_cards(&parse_cards("3H 4H 5H 6H 8D 9D 10D JD 4C 5C 6C 7C").expect("cards"));
+    assert!(contract::laydown(&rules, &runs, &three_suits).is_some());
+}
+
 /// A contract of sets of these sizes.
 fn sets(sizes: &[u8]) -> Vec<Component> {
     sizes
@@ -111,4 +158,81 @@ fn sets(sizes: &[u8]) -> Vec<Component> {
             size,
         })
         .collect()
+}
+
+/// Every set that the rules refuse is refused with its reason: never with the catch-all "these
+/// cards form no set". Over every mix of three sevens, the twos and the joker (two of each at
+/// most, as in Push's pack) of three to six cards, under every combination of the readings that
+/// bear on sets of wild cards.
+#[test]
+fn a_refused_set_says_why() {
+    use push_rummy::meld::{self, Query};
+    let kinds = parse_cards("7S 7H 7D 2S 2H 2D 2C JK").expect("cards");
+    let switches: [(DisputeId, &[&str]); 5] = [
+        (DisputeId::SetDuplicateSuits, &["forbidden", "allowed"]),
+        (DisputeId::SetMaxSize, &["4", "unlimited"]),
+        (
+            DisputeId::NaturalTwos,
+            &["runs-only", "runs-and-sets", "never"],
+        ),
+        (DisputeId::AllWildMelds, &["allowed", "forbidden"]),
+        (DisputeId::WildInSetRepresents, &["rank-only", "exact-card"]),
+    ];
+    let mut refused = 0;
+    for code in 0..2 * 2 * 3 * 2 * 2 {
+        let mut c = code;
+        let readings: Vec<(DisputeId, String)> = switches
+            .iter()
+            .map(|(id, names)| {
+                let pick = names[c % names.len()];
+                c /= names.len();
+                (*id, pick.to_string())
+            })
+            .collect();
+        let rules = load("push", &readings).expect("loads").rules;
+        for counts in 0..3usize.pow(8) {
+            let mut cards = Vec::new();
+            let mut k = counts;
+            for &card in &kinds {
+                cards.extend(std::iter::repeat_n(card, k % 3));
+                k /= 3;
+            }
+            if !(3..=6).contains(&cards.len()) {
+                continue;
+            }
+            let q = Query {
+                cards: cards.clone(),
+                kind: Some(MeldKind::Set),
+                declared: vec![],
+            };
+            let v = meld::interpret(&rules, &q);
+            if v.interpretations.is_empty() {
+                refused += 1;
+                assert!(
+                    !v.reason.contains("form no set"),
+                    "{readings:?} {cards:?}: {}",
+                    v.reason
+                );
+            }
+        }
+    }
+    assert!(refused > 0);
+}
+
+/// A meld of exactly the most cards the engine reads (`meld::MAX_MELD_CARDS`) is judged by the
+/// rules and refused for their reason; one card more is refused for the limit.
+#[test]
+fn the_meld_size_limit_starts_one_past_the_maximum() {
+    use push_rummy::meld::{self, MAX_MELD_CARDS, Query};
+    let rules = load("push", &[]).expect("push loads").rules;
+    let query = |n: usize| Query {
+        cards: vec![parse_cards("7S").expect("card")[0]; n],
+        kind: None,
+        declared: vec![],
+    };
+    let at = meld::interpret(&rules, &query(MAX_MELD_CARDS));
+    assert!(at.interpretations.is_empty());
+    assert!(!at.reason.contains("beyond the limit"), "{}", at.reason);
+    let past = meld::interpret(&rules, &query(MAX_MELD_CARDS + 1));
+    assert!(past.reason.contains("beyond the limit"), "{}", past.reason);
 }
