@@ -1184,6 +1184,44 @@ mod tests {
         );
     }
 
+    /// Where two runs of a contract may not share a suit, each run has a suit of its own and no
+    /// natural can serve both: without wild cards the quick check is exact for two runs too.
+    #[test]
+    fn the_quick_check_is_exact_for_runs_of_their_own_suits() {
+        let id = crate::disputes::DisputeId::SameSuitRunsInContract;
+        let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
+        let two = vec![
+            Component {
+                kind: MeldKind::Run,
+                size: 4,
+            };
+            2
+        ];
+        // Ranks 4 to 8 of two suits, both decks: hands that often hold two runs, or nearly.
+        let mut near: Vec<Card> = Vec::new();
+        for s in [Suit::Spades, Suit::Hearts] {
+            for r in 4..=8 {
+                let c = Card::new(Rank::from_number(r).unwrap(), s);
+                near.extend([c, c]);
+            }
+        }
+        let mut rng = crate::rng::Rng::new(11);
+        let (mut met, mut tried) = (0, 0);
+        for _ in 0..3000 {
+            rng.shuffle(&mut near);
+            let size = 8 + rng.below(6) as usize;
+            let h = Counts::from_cards(&near[..size]);
+            let found = laydown(&rules, &two, &h).is_some();
+            assert_eq!(may_meet(&rules, &two, &h), found, "{:?}", &near[..size]);
+            tried += 1;
+            met += usize::from(found);
+        }
+        assert!(
+            met > tried / 20 && met < tried * 19 / 20,
+            "{met} of {tried}"
+        );
+    }
+
     #[test]
     fn sets_of_two_sizes_in_either_order() {
         let rules = load("push", &[]).unwrap().rules;
@@ -1222,6 +1260,20 @@ mod tests {
         let jokers = hand("JK JK JK JK");
         assert!(!may_meet(&rules, &run, &jokers));
         assert!(laydown(&rules, &run, &jokers).is_none());
+        // Where twos are never natural, a 2 at its own place is a wild card too: with three
+        // jokers it makes no run when a run needs a natural card.
+        let id = DisputeId::from_id("natural-twos").unwrap();
+        let never = load(
+            "push",
+            &[
+                (id, "never".into()),
+                (DisputeId::AllWildMelds, "forbidden".into()),
+            ],
+        )
+        .unwrap()
+        .rules;
+        assert!(laydown(&never, &run, &hand("2S JK JK JK")).is_none());
+        assert!(laydown(&never, &run, &hand("3S JK JK JK")).is_some());
     }
 
     #[test]

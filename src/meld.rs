@@ -748,9 +748,8 @@ fn explain_set(rules: &Rules, p: &Parts) -> String {
     {
         return "each wild in a set stands for a card of its own suit, so a set holds at most 4 cards (wild-in-set-represents=exact-card, set-duplicate-suits=forbidden)".into();
     }
-    if !all_wild_ok(rules) {
-        return "a meld needs at least one natural card (all-wild-melds=forbidden)".into();
-    }
+    // Not reached by any refused set that `tests/mutants.rs::a_refused_set_says_why` tries; kept
+    // so that a rule the checks above miss still gets an answer.
     "these cards form no set under these rules".into()
 }
 
@@ -808,9 +807,6 @@ fn explain_run(rules: &Rules, p: &Parts) -> String {
     }
     if by_rank[2] > 0 && !rules.two_in_sequence {
         return "2 is not a rank in a sequence in this game (runs.two-in-sequence=false)".into();
-    }
-    if !all_wild_ok(rules) && p.naturals.is_empty() && !rules.natural_two_in_runs() {
-        return "a meld needs at least one natural card (all-wild-melds=forbidden)".into();
     }
     let ranks: Vec<String> = p
         .naturals
@@ -1137,4 +1133,72 @@ pub fn rescue_in(
     out.sort();
     out.dedup();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+    use crate::rules::load;
+
+    fn first(rules: &Rules, cards: &str, kind: MeldKind) -> Interpretation {
+        let q = Query {
+            cards: parse_cards(cards).unwrap(),
+            kind: Some(kind),
+            declared: vec![],
+        };
+        interpret(rules, &q).interpretations.remove(0)
+    }
+
+    /// `may_extend` is a quick necessary condition in front of the one-card extension, and only
+    /// worth its place if it is also tight: for a natural run in the middle of the line it lets
+    /// through the wild cards and the cards of its suit next to its ends (either side), and for a
+    /// set the wild cards and its rank. A looser filter would give the same lay-offs, only later.
+    #[test]
+    fn only_wild_cards_and_neighbours_may_extend() {
+        let rules = load("push", &[]).unwrap().rules;
+        let run = first(&rules, "5S 6S 7S 8S 9S", MeldKind::Run);
+        let set = first(&rules, "7S 7H 7D", MeldKind::Set);
+        let neighbours = parse_cards("4S 6S 8S 10S").unwrap();
+        for card in Card::all() {
+            let wild = rules.is_wild(card);
+            assert_eq!(
+                may_extend(&rules, &run, card),
+                wild || neighbours.contains(&card),
+                "run 5S-9S and {card}"
+            );
+            assert_eq!(
+                may_extend(&rules, &set, card),
+                wild || card.rank() == Some(Rank::Seven),
+                "set of 7s and {card}"
+            );
+        }
+    }
+
+    /// `extend_by_one` answers by itself except for a run that could close the circle under
+    /// `runs.wrap-around`; only there does it leave the work to the full search (`None`).
+    #[test]
+    fn the_one_card_shortcut_gives_up_only_near_a_full_circle() {
+        let mut rules = load("push", &[]).unwrap().rules;
+        let spades = |n: usize| -> String {
+            let ranks = [
+                "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2",
+            ];
+            ranks[..n].iter().map(|r| format!("{r}S ")).collect()
+        };
+        let four = parse_cards("4S").unwrap()[0];
+        let two = parse_cards("2S").unwrap()[0];
+        // Without wrap-around the shortcut serves every run, the longest included.
+        let run = first(&rules, &spades(5), MeldKind::Run);
+        assert!(extend_by_one(&rules, &run, four).is_some());
+        let long = first(&rules, &spades(12), MeldKind::Run);
+        assert!(extend_by_one(&rules, &long, two).is_some());
+        // With it, a short run still takes the shortcut; one that could close the circle not.
+        rules.wrap_around = true;
+        rules.refresh();
+        let run = first(&rules, &spades(5), MeldKind::Run);
+        assert!(extend_by_one(&rules, &run, four).is_some());
+        let long = first(&rules, &spades(12), MeldKind::Run);
+        assert!(extend_by_one(&rules, &long, two).is_none());
+    }
 }

@@ -168,18 +168,19 @@ fn sets(sizes: &[u8]) -> Vec<Component> {
 fn a_refused_set_says_why() {
     use push_rummy::meld::{self, Query};
     let kinds = parse_cards("7S 7H 7D 2S 2H 2D 2C JK").expect("cards");
-    let switches: [(DisputeId, &[&str]); 5] = [
-        (DisputeId::SetDuplicateSuits, &["forbidden", "allowed"]),
-        (DisputeId::SetMaxSize, &["4", "unlimited"]),
-        (
-            DisputeId::NaturalTwos,
-            &["runs-only", "runs-and-sets", "never"],
-        ),
-        (DisputeId::AllWildMelds, &["allowed", "forbidden"]),
-        (DisputeId::WildInSetRepresents, &["rank-only", "exact-card"]),
-    ];
+    // The readings that change what a meld is, less those that only bear on runs.
+    let switches: Vec<&(DisputeId, &[&str])> = push_rummy::meld_reference::SWITCHES
+        .iter()
+        .filter(|(id, _)| {
+            !matches!(
+                id,
+                DisputeId::AcePosition | DisputeId::AceBothEnds | DisputeId::RunSuits
+            )
+        })
+        .collect();
+    let combos: usize = switches.iter().map(|(_, names)| names.len()).product();
     let mut refused = 0;
-    for code in 0..2 * 2 * 3 * 2 * 2 {
+    for code in 0..combos {
         let mut c = code;
         let readings: Vec<(DisputeId, String)> = switches
             .iter()
@@ -235,4 +236,67 @@ fn the_meld_size_limit_starts_one_past_the_maximum() {
     assert!(!at.reason.contains("beyond the limit"), "{}", at.reason);
     let past = meld::interpret(&rules, &query(MAX_MELD_CARDS + 1));
     assert!(past.reason.contains("beyond the limit"), "{}", past.reason);
+}
+
+/// A two laid off on a set of twos where each wild stands for an exact card: the one-card
+/// extension must read the new two as natural exactly where twos are natural in sets, as the
+/// full search does. Every reading of `natural-twos` and `set-duplicate-suits`, every reading of
+/// the old set, each two and the joker added.
+#[test]
+fn a_two_onto_a_set_of_twos_is_read_as_the_full_search_reads_it() {
+    use push_rummy::meld::{self, Interpretation, Query};
+    let mut compared = 0;
+    for natural in ["runs-only", "runs-and-sets", "never"] {
+        for dup in ["forbidden", "allowed"] {
+            let rules = load(
+                "push",
+                &[
+                    (DisputeId::WildInSetRepresents, "exact-card".to_string()),
+                    (DisputeId::NaturalTwos, natural.to_string()),
+                    (DisputeId::SetDuplicateSuits, dup.to_string()),
+                ],
+            )
+            .expect("loads")
+            .rules;
+            let cards = parse_cards("2H 2D JK").expect("cards");
+            let set = |cards: Vec<push_rummy::card::Card>| Query {
+                cards,
+                kind: Some(MeldKind::Set),
+                declared: vec![],
+            };
+            let olds = meld::interpret(&rules, &set(cards.clone())).interpretations;
+            for old in olds
+                .iter()
+                .filter(|i| i.rank == Some(push_rummy::card::Rank::Two))
+            {
+                for add in parse_cards("2S 2H 2C JK").expect("cards") {
+                    let Some(fast) = meld::extend_by_one(&rules, old, add) else {
+                        continue;
+                    };
+                    let mut all = cards.clone();
+                    all.push(add);
+                    let slow: Vec<Interpretation> = meld::interpret(&rules, &set(all))
+                        .interpretations
+                        .into_iter()
+                        .filter(|n| meld::extends(old, n))
+                        .collect();
+                    assert_eq!(
+                        fast, slow,
+                        "natural-twos={natural} dup={dup}: {old:?} + {add}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 0);
+}
+
+/// A game that cannot be set up says why when printed (`SetupError` displays its message).
+#[test]
+fn a_setup_error_prints_its_reason() {
+    let rules = Arc::new(load("push", &[]).expect("push loads").rules);
+    let e = Game::new(rules, 9, 0, 1, vec![]).expect_err("push is for four players");
+    assert!(e.to_string().contains("not 9"), "{e}");
+    assert_eq!(e.to_string(), e.0);
 }
