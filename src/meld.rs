@@ -1188,7 +1188,7 @@ mod tests {
         };
         let four = parse_cards("4S").unwrap()[0];
         let two = parse_cards("2S").unwrap()[0];
-        // Without wrap-around the shortcut serves every run, the longest included.
+        // Without wrap-around the shortcut serves every run, even one growing to 13 cards.
         let run = first(&rules, &spades(5), MeldKind::Run);
         assert!(extend_by_one(&rules, &run, four).is_some());
         let long = first(&rules, &spades(12), MeldKind::Run);

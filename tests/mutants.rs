@@ -102,8 +102,8 @@ fn an_all_wild_set_beside_a_longer_natural_one() {
     assert!(contract::laydown(&rules, &contract, &hand).is_some());
 }
 
-/// Where sets have no size limit and may repeat suits, a wild standing for an exact card does not
-/// cap a contract set at four: five sevens of four suits make a set of five.
+/// Where sets have no size limit and may repeat suits, reading wilds as exact cards does not cap
+/// a contract set at four: five sevens, two of them spades, make a set of five.
 #[test]
 fn a_set_of_five_with_a_repeated_suit_where_both_are_allowed() {
     let readings = |dup: &str| {
