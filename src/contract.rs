@@ -1101,6 +1101,44 @@ mod tests {
         }
     }
 
+    fn run(size: u8) -> Component {
+        Component {
+            kind: MeldKind::Run,
+            size,
+        }
+    }
+
+    /// Compares the quick check with the search, hand by hand, and counts how often the hand met
+    /// the contract, so that a test can show that both answers occurred.
+    #[derive(Default)]
+    struct Agreement {
+        tried: usize,
+        met: usize,
+    }
+
+    impl Agreement {
+        fn check(&mut self, rules: &Rules, contract: &[Component], cards: &[Card], what: &str) {
+            let h = Counts::from_cards(cards);
+            let found = laydown(rules, contract, &h).is_some();
+            assert_eq!(
+                may_meet(rules, contract, &h),
+                found,
+                "{what} {contract:?}: {cards:?}"
+            );
+            self.tried += 1;
+            self.met += usize::from(found);
+        }
+
+        /// Both answers occur often enough for the comparison to mean something.
+        fn assert_both_answers(&self) {
+            let (met, tried) = (self.met, self.tried);
+            assert!(
+                met > tried / 20 && met < tried * 19 / 20,
+                "{met} of {tried}"
+            );
+        }
+    }
+
     #[test]
     fn a_natural_needed_by_a_run_is_left_to_it() {
         let rules = load("push", &[]).unwrap().rules;
@@ -1120,8 +1158,7 @@ mod tests {
     /// cost time) is caught too.
     #[test]
     fn the_quick_check_is_exact_where_nothing_is_relaxed() {
-        let mut tried = 0;
-        let mut met = 0;
+        let mut agreement = Agreement::default();
         // Under both readings of same-rank-sets: where sets may not share a rank, the set check
         // gives each set a rank of its own.
         let same_rank = crate::disputes::DisputeId::SameRankSets;
@@ -1156,7 +1193,6 @@ mod tests {
                     let mut cards = pack.clone();
                     rng.shuffle(&mut cards);
                     let size = 5 + rng.below(12) as usize;
-                    let h = Counts::from_cards(&cards[..size]);
                     // A wild that could also be natural (a 2 in its own place) counts as both
                     // in the quick check: only a joker may be the one wild.
                     let wilds = cards[..size].iter().filter(|&&c| rules.is_wild(c));
@@ -1165,23 +1201,12 @@ mod tests {
                         continue;
                     }
                     hands += 1;
-                    let found = laydown(&rules, contract, &h).is_some();
-                    assert_eq!(
-                        may_meet(&rules, contract, &h),
-                        found,
-                        "{name}, same-rank-sets={reading}, {contract:?}: {:?}",
-                        &cards[..size]
-                    );
-                    tried += 1;
-                    met += usize::from(found);
+                    let what = format!("{name}, same-rank-sets={reading},");
+                    agreement.check(&rules, contract, &cards[..size], &what);
                 }
             }
         }
-        // Both answers occur often enough for the comparison to mean something.
-        assert!(
-            met > tried / 20 && met < tried * 19 / 20,
-            "{met} of {tried}"
-        );
+        agreement.assert_both_answers();
     }
 
     /// Where two runs of a contract may not share a suit, each run has a suit of its own and no
@@ -1190,13 +1215,7 @@ mod tests {
     fn the_quick_check_is_exact_for_runs_of_their_own_suits() {
         let id = crate::disputes::DisputeId::SameSuitRunsInContract;
         let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
-        let two = vec![
-            Component {
-                kind: MeldKind::Run,
-                size: 4,
-            };
-            2
-        ];
+        let two = vec![run(4); 2];
         // Ranks 4 to 8 of two suits, both decks: hands that often hold two runs, or nearly.
         let mut near: Vec<Card> = Vec::new();
         for s in [Suit::Spades, Suit::Hearts] {
@@ -1206,20 +1225,18 @@ mod tests {
             }
         }
         let mut rng = crate::rng::Rng::new(11);
-        let (mut met, mut tried) = (0, 0);
+        let mut agreement = Agreement::default();
         for _ in 0..3000 {
             rng.shuffle(&mut near);
             let size = 8 + rng.below(6) as usize;
-            let h = Counts::from_cards(&near[..size]);
-            let found = laydown(&rules, &two, &h).is_some();
-            assert_eq!(may_meet(&rules, &two, &h), found, "{:?}", &near[..size]);
-            tried += 1;
-            met += usize::from(found);
+            agreement.check(
+                &rules,
+                &two,
+                &near[..size],
+                "push, same-suit-runs-in-contract=forbidden,",
+            );
         }
-        assert!(
-            met > tried / 20 && met < tried * 19 / 20,
-            "{met} of {tried}"
-        );
+        agreement.assert_both_answers();
     }
 
     #[test]
@@ -1253,27 +1270,23 @@ mod tests {
         assert!(laydown(&rules, &[set(3)], &hand("2S 2H 2D")).is_none());
         // Nor do four jokers make a run, and the quick check says so without a search: a window
         // of the line with no natural card in it is no place for a run.
-        let run = [Component {
-            kind: MeldKind::Run,
-            size: 4,
-        }];
+        let run_of_4 = [run(4)];
         let jokers = hand("JK JK JK JK");
-        assert!(!may_meet(&rules, &run, &jokers));
-        assert!(laydown(&rules, &run, &jokers).is_none());
+        assert!(!may_meet(&rules, &run_of_4, &jokers));
+        assert!(laydown(&rules, &run_of_4, &jokers).is_none());
         // Where twos are never natural, a 2 at its own place is a wild card too: with three
         // jokers it makes no run when a run needs a natural card.
-        let id = DisputeId::from_id("natural-twos").unwrap();
         let never = load(
             "push",
             &[
-                (id, "never".into()),
+                (DisputeId::NaturalTwos, "never".into()),
                 (DisputeId::AllWildMelds, "forbidden".into()),
             ],
         )
         .unwrap()
         .rules;
-        assert!(laydown(&never, &run, &hand("2S JK JK JK")).is_none());
-        assert!(laydown(&never, &run, &hand("3S JK JK JK")).is_some());
+        assert!(laydown(&never, &run_of_4, &hand("2S JK JK JK")).is_none());
+        assert!(laydown(&never, &run_of_4, &hand("3S JK JK JK")).is_some());
     }
 
     #[test]
@@ -1281,10 +1294,7 @@ mod tests {
         for name in ["push", "cap-it", "six-to-ten"] {
             let rules = load(name, &[]).unwrap().rules;
             // A run as long as the rank line allows, from a hand holding every rank of a suit.
-            let longest = vec![Component {
-                kind: MeldKind::Run,
-                size: u8::try_from(rules.max_run()).unwrap(),
-            }];
+            let longest = vec![run(u8::try_from(rules.max_run()).unwrap())];
             let suit: Vec<Card> = Rank::ALL
                 .iter()
                 .map(|&r| Card::new(r, Suit::Spades))
@@ -1293,13 +1303,7 @@ mod tests {
             assert!(may_meet(&rules, &longest, &h), "{name}");
             assert!(laydown(&rules, &longest, &h).is_some(), "{name}");
             // Five runs of three from a hand with no two neighbouring cards of a suit.
-            let five = vec![
-                Component {
-                    kind: MeldKind::Run,
-                    size: 3,
-                };
-                5
-            ];
+            let five = vec![run(3); 5];
             let h = hand("AS 5H 9D KC 3S 7H JD 6C");
             assert!(!may_meet(&rules, &five, &h), "{name}");
             assert!(laydown(&rules, &five, &h).is_none(), "{name}");
@@ -1314,13 +1318,7 @@ mod tests {
         )
         .unwrap()
         .rules;
-        let two = vec![
-            Component {
-                kind: MeldKind::Run,
-                size: 4,
-            };
-            2
-        ];
+        let two = vec![run(4); 2];
         let h = hand("AS 2S 3S 4S JS QS KS");
         assert!(!may_meet(&rules, &two, &h));
         assert!(laydown(&rules, &two, &h).is_none());

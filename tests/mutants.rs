@@ -135,12 +135,7 @@ fn three_runs_need_three_suits_where_runs_may_not_share_one() {
     )
     .expect("loads")
     .rules;
-    let runs: Vec<Component> = (0..3)
-        .map(|_| Component {
-            kind: MeldKind::Run,
-            size: 4,
-        })
-        .collect();
+    let runs = contract_of(MeldKind::Run, &[4, 4, 4]);
     let two_suits =
         Counts::from_cards(&parse_cards("3H 4H 5H 6H 8H 9H 10H JH 4C 5C 6C 7C").expect("cards"));
     assert!(contract::laydown(&rules, &runs, &two_suits).is_none());
@@ -151,13 +146,12 @@ fn three_runs_need_three_suits_where_runs_may_not_share_one() {
 
 /// A contract of sets of these sizes.
 fn sets(sizes: &[u8]) -> Vec<Component> {
-    sizes
-        .iter()
-        .map(|&size| Component {
-            kind: MeldKind::Set,
-            size,
-        })
-        .collect()
+    contract_of(MeldKind::Set, sizes)
+}
+
+/// A contract of melds of one kind, of these sizes.
+fn contract_of(kind: MeldKind, sizes: &[u8]) -> Vec<Component> {
+    sizes.iter().map(|&size| Component { kind, size }).collect()
 }
 
 /// Every set that the rules refuse is refused with its reason: never with the catch-all "these
