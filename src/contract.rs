@@ -1209,34 +1209,38 @@ mod tests {
         agreement.assert_both_answers();
     }
 
-    /// Where two runs of a contract may not share a suit, each run has a suit of its own and no
-    /// natural can serve both: without wild cards the quick check is exact for two runs too.
+    /// Where the runs of a contract may not share a suit, each run has a suit of its own and no
+    /// natural can serve two: without wild cards the quick check is exact for two runs, and for
+    /// four (the most it pairs with suits rather than judging each run alone).
     #[test]
     fn the_quick_check_is_exact_for_runs_of_their_own_suits() {
         let id = crate::disputes::DisputeId::SameSuitRunsInContract;
         let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
-        let two = vec![run(4); 2];
-        // Ranks 4 to 8 of two suits, both decks: hands that often hold two runs, or nearly.
-        let mut near: Vec<Card> = Vec::new();
-        for s in [Suit::Spades, Suit::Hearts] {
-            for r in 4..=8 {
-                let c = Card::new(Rank::from_number(r).unwrap(), s);
-                near.extend([c, c]);
+        let suits = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
+        for (runs, size, suits, hands) in [(2, 4, &suits[..2], 8..14), (4, 3, &suits[..], 14..22)] {
+            let contract = vec![run(size); runs];
+            // Ranks 4 to 8 of the suits, both decks: hands that often hold the runs, or nearly.
+            let mut near: Vec<Card> = Vec::new();
+            for &s in suits {
+                for r in 4..=8 {
+                    let c = Card::new(Rank::from_number(r).unwrap(), s);
+                    near.extend([c, c]);
+                }
             }
+            let mut rng = crate::rng::Rng::new(11);
+            let mut agreement = Agreement::default();
+            for _ in 0..3000 {
+                rng.shuffle(&mut near);
+                let n = hands.start + rng.below(hands.len() as u64) as usize;
+                agreement.check(
+                    &rules,
+                    &contract,
+                    &near[..n],
+                    "push, same-suit-runs-in-contract=forbidden,",
+                );
+            }
+            agreement.assert_both_answers();
         }
-        let mut rng = crate::rng::Rng::new(11);
-        let mut agreement = Agreement::default();
-        for _ in 0..3000 {
-            rng.shuffle(&mut near);
-            let size = 8 + rng.below(6) as usize;
-            agreement.check(
-                &rules,
-                &two,
-                &near[..size],
-                "push, same-suit-runs-in-contract=forbidden,",
-            );
-        }
-        agreement.assert_both_answers();
     }
 
     #[test]

@@ -294,3 +294,112 @@ fn a_setup_error_prints_its_reason() {
     assert!(e.to_string().contains("not 9"), "{e}");
     assert_eq!(e.to_string(), e.0);
 }
+
+/// A contract may need every card of the pack (four runs of 12 and a set of 4 from one deck of
+/// 52), but not one card more.
+#[test]
+fn a_contract_may_need_the_whole_pack() {
+    let rules = |contract: &str| {
+        let text = format!(
+            "extends: six-to-ten\ngame: greedy-contract\nplayers: {{count: 2}}\n\
+             rounds: [{{deal: 10, contract: [{contract}]}}]\n"
+        );
+        push_rummy::rules::load_text("greedy.yaml", &text, std::path::Path::new("."))
+    };
+    let whole = "run of 12, run of 12, run of 12, run of 12, set of 4";
+    assert!(rules(whole).is_ok(), "{:?}", rules(whole).err());
+    let e = rules(&format!("{whole}, set of 3")).expect_err("55 cards from a pack of 52");
+    assert!(
+        e.to_string()
+            .contains("the contract needs 55 cards; the pack has 52"),
+        "{e}"
+    );
+}
+
+/// The largest contract set Push's pack allows (2 decks, 4 jokers, twos wild: 8 naturals of a
+/// rank and 12 wilds), with no size cap, for each way suits and wilds in sets are read.
+#[test]
+fn the_largest_contract_set_follows_the_pack_and_the_readings() {
+    let rules = |suits: &str, wilds: &str, size: usize| {
+        let text = format!(
+            "extends: push\ngame: big-sets\n\
+             readings: {{set-max-size: unlimited, set-duplicate-suits: {suits}, \
+             wild-in-set-represents: {wilds}}}\n\
+             rounds: [{{deal: 11, contract: [set of {size}]}}]\n"
+        );
+        push_rummy::rules::load_text("big.yaml", &text, std::path::Path::new("."))
+    };
+    for (suits, wilds, max) in [
+        ("allowed", "rank-only", 8 + 12),
+        ("allowed", "exact-card", 8 + 12),
+        ("forbidden", "rank-only", 4 + 12),
+        ("forbidden", "exact-card", 4),
+    ] {
+        let fits = rules(suits, wilds, max);
+        assert!(fits.is_ok(), "{suits} {wilds}: {:?}", fits.err());
+        let e = rules(suits, wilds, max + 1).expect_err("one card too many");
+        assert!(
+            e.to_string()
+                .contains(&format!("a set holds at most {max} cards")),
+            "{suits} {wilds}: {e}"
+        );
+    }
+}
+
+/// A run refused for holding two aces blames the ace-both-ends rule only where the rules forbid
+/// an ace at both ends (where they allow it, the full 14-card run is a meld).
+#[test]
+fn only_a_forbidden_ace_at_both_ends_is_blamed_on_that_rule() {
+    use push_rummy::meld::{self, Query};
+    let run = |rules: &push_rummy::rules::Rules, cards: &str| {
+        let q = Query {
+            cards: parse_cards(cards).expect("cards"),
+            kind: Some(MeldKind::Run),
+            declared: vec![],
+        };
+        meld::interpret(rules, &q)
+    };
+    let full = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS";
+    let reading = |name: &str| {
+        load("push", &[(DisputeId::AceBothEnds, name.to_string())])
+            .expect("loads")
+            .rules
+    };
+    let allowed = reading("allowed");
+    assert!(!run(&allowed, full).interpretations.is_empty());
+    for (rules, blamed) in [(reading("forbidden"), true), (allowed, false)] {
+        let v = run(&rules, "AS 2S AS");
+        assert!(v.interpretations.is_empty());
+        assert_eq!(
+            v.reason.contains("ace at both ends"),
+            blamed,
+            "{}",
+            v.reason
+        );
+    }
+}
+
+/// `meld::for_each` produces each interpretation once: two equal aces at the ends of a full run
+/// are one placement, not two (with a joker for the 7, the natural 2 may be wild too, so that run
+/// has two interpretations, each once).
+#[test]
+fn equal_aces_at_both_ends_are_one_interpretation() {
+    let rules = load("push", &[(DisputeId::AceBothEnds, "allowed".to_string())])
+        .expect("loads")
+        .rules;
+    for cards in [
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
+        "AS 2S 3S 4S 5S 6S JK 8S 9S 10S JS QS KS AS",
+    ] {
+        let cards = parse_cards(cards).expect("cards");
+        let mut seen = Vec::new();
+        push_rummy::meld::for_each(&rules, &cards, Some(MeldKind::Run), &mut |i| {
+            seen.push(i.clone());
+            true
+        });
+        let mut distinct = seen.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), seen.len(), "{seen:?}");
+    }
+}
