@@ -403,3 +403,52 @@ fn equal_aces_at_both_ends_are_one_interpretation() {
         assert_eq!(distinct.len(), seen.len(), "{seen:?}");
     }
 }
+
+/// `meld::rescue_in` returns only legal readings: a set of twos (made where twos may be natural in
+/// sets) may have its joker rescued by a natural 2 under those rules, and not under rules where
+/// a 2 is never natural in a set.
+#[test]
+fn a_two_rescues_in_a_set_of_twos_only_where_twos_are_natural_in_sets() {
+    use push_rummy::meld::{self, Query};
+    let reading = |name: &str| {
+        load("push", &[(DisputeId::NaturalTwos, name.to_string())])
+            .expect("loads")
+            .rules
+    };
+    let (sets_too, runs_only) = (reading("runs-and-sets"), reading("runs-only"));
+    let q = Query {
+        cards: parse_cards("2S 2H JK").expect("cards"),
+        kind: Some(MeldKind::Set),
+        declared: vec![],
+    };
+    let twos = meld::interpret(&sets_too, &q)
+        .interpretations
+        .into_iter()
+        .find(|i| i.roles.iter().filter(|r| r.natural).count() == 2)
+        .expect("2♠ 2♥ and a joker are a set of twos where twos are natural in sets");
+    let (joker, two) = (parse_cards("JK").unwrap()[0], parse_cards("2D").unwrap()[0]);
+    assert!(!meld::rescue_in(&sets_too, &twos, joker, two).is_empty());
+    assert!(meld::rescue_in(&runs_only, &twos, joker, two).is_empty());
+}
+
+/// Where aces are high only, a refused run blames that rule only if it holds an ace.
+#[test]
+fn only_a_run_with_an_ace_is_refused_for_the_high_ace() {
+    use push_rummy::meld::{self, Query};
+    let rules = load("six-to-ten", &[]).expect("loads").rules;
+    for (cards, blamed) in [("AS 2S 3S", true), ("5S 7S 9S", false)] {
+        let q = Query {
+            cards: parse_cards(cards).expect("cards"),
+            kind: Some(MeldKind::Run),
+            declared: vec![],
+        };
+        let v = meld::interpret(&rules, &q);
+        assert!(v.interpretations.is_empty(), "{cards}");
+        assert_eq!(
+            v.reason.contains("ace high only"),
+            blamed,
+            "{cards}: {}",
+            v.reason
+        );
+    }
+}
