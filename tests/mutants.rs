@@ -452,3 +452,18 @@ fn only_a_run_with_an_ace_is_refused_for_the_high_ace() {
         );
     }
 }
+
+/// A name holding a `/` is a path whatever its extension, even where it ends in a built-in
+/// name (`DIR/push` is that file, not Push), and a missing one is reported as a missing file.
+#[test]
+fn a_name_with_a_slash_is_a_path_whatever_its_extension() {
+    let dir = std::env::temp_dir().join(format!("push-rummy-mutants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("push");
+    std::fs::write(&file, "extends: push\ngame: not-push\n").expect("write");
+    let loaded = load(file.to_str().expect("utf-8 path"), &[]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(loaded.expect("read by path").rules.game, "not-push");
+    let e = load("no/such/rules", &[]).expect_err("missing");
+    assert!(e.to_string().contains("does not exist"), "{e}");
+}
