@@ -238,7 +238,7 @@ fn the_meld_size_limit_starts_one_past_the_maximum() {
 /// the old set, each two and the joker added.
 #[test]
 fn a_two_onto_a_set_of_twos_is_read_as_the_full_search_reads_it() {
-    use push_rummy::meld::{self, Interpretation, Query};
+    use push_rummy::meld::{self, Query};
     let mut compared = 0;
     for natural in ["runs-only", "runs-and-sets", "never"] {
         for dup in ["forbidden", "allowed"] {
@@ -267,13 +267,7 @@ fn a_two_onto_a_set_of_twos_is_read_as_the_full_search_reads_it() {
                     let Some(fast) = meld::extend_by_one(&rules, old, add) else {
                         continue;
                     };
-                    let mut all = cards.clone();
-                    all.push(add);
-                    let slow: Vec<Interpretation> = meld::interpret(&rules, &set(all))
-                        .interpretations
-                        .into_iter()
-                        .filter(|n| meld::extends(old, n))
-                        .collect();
+                    let slow = full_search_extensions(&rules, &cards, MeldKind::Set, old, add);
                     assert_eq!(
                         fast, slow,
                         "natural-twos={natural} dup={dup}: {old:?} + {add}"
@@ -466,4 +460,94 @@ fn a_name_with_a_slash_is_a_path_whatever_its_extension() {
     assert_eq!(loaded.expect("read by path").rules.game, "not-push");
     let e = load("no/such/rules", &[]).expect_err("missing");
     assert!(e.to_string().contains("does not exist"), "{e}");
+}
+
+/// Inline rules text (as a scenario carries) with a problem found while reading it, here an
+/// unknown key beside valid rules, is refused, as a rules file would be.
+#[test]
+fn inline_rules_with_an_unknown_key_are_refused() {
+    let text = "extends: push\ngame: typo\nscorin: {}\n";
+    let e = push_rummy::rules::load_text("inline.yaml", text, std::path::Path::new("."))
+        .expect_err("unknown key");
+    assert!(e.to_string().contains("scorin"), "{e}");
+}
+
+/// What a lay-off of `add` onto `old` (a reading of `cards`) can mean, by the full search: every
+/// interpretation of the cards with `add` that keeps each role of `old`.
+fn full_search_extensions(
+    rules: &push_rummy::rules::Rules,
+    cards: &[push_rummy::card::Card],
+    kind: MeldKind,
+    old: &push_rummy::meld::Interpretation,
+    add: push_rummy::card::Card,
+) -> Vec<push_rummy::meld::Interpretation> {
+    use push_rummy::meld::{self, Query};
+    let mut all = cards.to_vec();
+    all.push(add);
+    let q = Query {
+        cards: all,
+        kind: Some(kind),
+        declared: vec![],
+    };
+    meld::interpret(rules, &q)
+        .interpretations
+        .into_iter()
+        .filter(|n| meld::extends(old, n))
+        .collect()
+}
+
+/// Where all-wild melds are allowed, a run of three jokers takes a fourth wild card: the one-card
+/// shortcut reads it as the full search does.
+#[test]
+fn an_all_wild_run_takes_another_wild_card() {
+    use push_rummy::meld::{self, Query};
+    let rules = load("push", &[(DisputeId::AllWildMelds, "allowed".to_string())])
+        .expect("loads")
+        .rules;
+    let cards = parse_cards("JK JK JK").expect("cards");
+    let q = Query {
+        cards: cards.clone(),
+        kind: Some(MeldKind::Run),
+        declared: vec![],
+    };
+    let olds = meld::interpret(&rules, &q).interpretations;
+    let mut extended = 0;
+    for old in olds.iter().take(6) {
+        for add in parse_cards("JK 2C 5S").expect("cards") {
+            let fast = meld::extend_by_one(&rules, old, add).expect("no full circle");
+            let slow = full_search_extensions(&rules, &cards, MeldKind::Run, old, add);
+            assert_eq!(fast, slow, "{old:?} + {add}");
+            extended += fast.len();
+        }
+    }
+    assert!(extended > 0);
+}
+
+/// Where twos are not wild, a refused run holding a natural 2 blames the rank line only where 2
+/// is not a rank of a sequence.
+#[test]
+fn a_natural_two_is_blamed_only_where_two_is_not_in_sequence() {
+    use push_rummy::meld::{self, Query};
+    for (two_in_sequence, cards, blamed) in [(true, "2S 5S 9S", false), (false, "2S 3S 4S", true)] {
+        let text = format!(
+            "extends: push\ngame: natural-twos\nwilds: {{twos: false}}\n\
+             runs: {{two-in-sequence: {two_in_sequence}}}\n"
+        );
+        let rules = push_rummy::rules::load_text("twos.yaml", &text, std::path::Path::new("."))
+            .expect("loads")
+            .rules;
+        let q = Query {
+            cards: parse_cards(cards).expect("cards"),
+            kind: Some(MeldKind::Run),
+            declared: vec![],
+        };
+        let v = meld::interpret(&rules, &q);
+        assert!(v.interpretations.is_empty(), "{cards}");
+        assert_eq!(
+            v.reason.contains("2 is not a rank in a sequence"),
+            blamed,
+            "{cards}: {}",
+            v.reason
+        );
+    }
 }
