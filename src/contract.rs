@@ -1243,6 +1243,15 @@ mod tests {
         }
     }
 
+    /// The search tries first the run windows the hand fills best with naturals, so a hand that
+    /// holds a natural run lays that run down, not four jokers in the first window of the line.
+    #[test]
+    fn a_natural_run_is_laid_down_before_an_all_wild_one() {
+        let rules = load("push", &[]).unwrap().rules;
+        let l = laydown(&rules, &[run(4)], &hand("JK JK JK JK 5H 6H 7H 8H")).expect("a run of 4");
+        assert_eq!(l.melds[0].1, parse_cards("5H 6H 7H 8H").unwrap());
+    }
+
     #[test]
     fn sets_of_two_sizes_in_either_order() {
         let rules = load("push", &[]).unwrap().rules;

@@ -551,3 +551,35 @@ fn a_natural_two_is_blamed_only_where_two_is_not_in_sequence() {
         );
     }
 }
+
+/// A meld of the most cards the engine reads takes no lay-off, by the one-card shortcut as by the
+/// full search: a set of 64 sevens where sets have no size limit and suits may repeat.
+#[test]
+fn a_meld_at_the_size_limit_takes_no_lay_off() {
+    use push_rummy::meld::{self, MAX_MELD_CARDS, Query};
+    let rules = load(
+        "push",
+        &[
+            (DisputeId::SetMaxSize, "unlimited".to_string()),
+            (DisputeId::SetDuplicateSuits, "allowed".to_string()),
+        ],
+    )
+    .expect("loads")
+    .rules;
+    let seven = parse_cards("7S").expect("card")[0];
+    for n in [MAX_MELD_CARDS - 1, MAX_MELD_CARDS] {
+        let cards = vec![seven; n];
+        let q = Query {
+            cards: cards.clone(),
+            kind: Some(MeldKind::Set),
+            declared: vec![],
+        };
+        let old = &meld::interpret(&rules, &q).interpretations[0];
+        let fast = meld::extend_by_one(&rules, old, seven).expect("a set");
+        assert_eq!(
+            fast,
+            full_search_extensions(&rules, &cards, MeldKind::Set, old, seven)
+        );
+        assert_eq!(fast.is_empty(), n == MAX_MELD_CARDS, "{n} sevens");
+    }
+}
