@@ -1252,6 +1252,17 @@ mod tests {
         assert_eq!(l.melds[0].1, parse_cards("5H 6H 7H 8H").unwrap());
     }
 
+    /// Wild cards alone make two runs that may not share a suit: an all-wild run is tried in
+    /// every suit, not in the first suit only.
+    #[test]
+    fn two_all_wild_runs_take_two_suits() {
+        let id = crate::disputes::DisputeId::SameSuitRunsInContract;
+        let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
+        let l = laydown(&rules, &[run(4), run(4)], &hand("JK JK JK JK JK JK JK JK"))
+            .expect("two runs of four jokers");
+        assert_eq!(l.melds.len(), 2);
+    }
+
     #[test]
     fn sets_of_two_sizes_in_either_order() {
         let rules = load("push", &[]).unwrap().rules;
@@ -1321,6 +1332,13 @@ mod tests {
             assert!(!may_meet(&rules, &five, &h), "{name}");
             assert!(laydown(&rules, &five, &h).is_none(), "{name}");
         }
+        // Five runs of three from a hand that holds them (two in spades, where runs may share a
+        // suit): the quick check judges each run alone and lets the hand through.
+        let id = crate::disputes::DisputeId::SameSuitRunsInContract;
+        let rules = load("push", &[(id, "allowed".into())]).unwrap().rules;
+        let h = hand("4S 5S 6S 4H 5H 6H 4D 5D 6D 4C 5C 6C 8S 9S 10S");
+        assert!(may_meet(&rules, &[run(3); 5], &h));
+        assert!(laydown(&rules, &[run(3); 5], &h).is_some());
         // Push puts the ace at both ends of the line: one ace is still one card, so A-2-3-4 and
         // J-Q-K-A of one suit cannot both be made from it (twos natural here, so that the 2 is
         // not also counted as a wild).

@@ -583,3 +583,31 @@ fn a_meld_at_the_size_limit_takes_no_lay_off() {
         assert_eq!(fast.is_empty(), n == MAX_MELD_CARDS, "{n} sevens");
     }
 }
+
+/// A run over the whole rank line: without wrap-around and with an ace at both ends forbidden,
+/// A–K–A is no run; with wrap-around, the thirteen ranks of a suit are one (a full circle has no
+/// ends), under either reading of ace-both-ends.
+#[test]
+fn a_run_over_the_whole_line() {
+    use push_rummy::meld;
+    let spades = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS";
+    for both_ends in ["forbidden", "allowed"] {
+        let text = format!(
+            "extends: push\ngame: circle\nruns: {{wrap-around: true}}\n\
+             readings: {{ace-both-ends: {both_ends}}}\n"
+        );
+        let rules = push_rummy::rules::load_text("circle.yaml", &text, std::path::Path::new("."))
+            .expect("loads")
+            .rules;
+        let cards = parse_cards(spades).expect("cards");
+        assert!(
+            meld::is_valid(&rules, &cards, Some(MeldKind::Run)),
+            "{both_ends}"
+        );
+    }
+    let rules = load("push", &[(DisputeId::AceBothEnds, "forbidden".to_string())])
+        .expect("loads")
+        .rules;
+    let cards = parse_cards(&format!("{spades} AS")).expect("cards");
+    assert!(!meld::is_valid(&rules, &cards, Some(MeldKind::Run)));
+}
