@@ -448,7 +448,8 @@ fn only_a_run_with_an_ace_is_refused_for_the_high_ace() {
 }
 
 /// A name holding a `/` is a path whatever its extension, even where it ends in a built-in
-/// name (`DIR/push` is that file, not Push), and a missing one is reported as a missing file.
+/// name (`DIR/push` is that file, not Push); a missing one is reported as a missing file, as is a
+/// missing name holding a `\` or ending in `.yaml` or `.yml`.
 #[test]
 fn a_name_with_a_slash_is_a_path_whatever_its_extension() {
     let dir = std::env::temp_dir().join(format!("push-rummy-mutants-{}", std::process::id()));
@@ -458,8 +459,15 @@ fn a_name_with_a_slash_is_a_path_whatever_its_extension() {
     let loaded = load(file.to_str().expect("utf-8 path"), &[]);
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(loaded.expect("read by path").rules.game, "not-push");
-    let e = load("no/such/rules", &[]).expect_err("missing");
-    assert!(e.to_string().contains("does not exist"), "{e}");
+    for missing in [
+        "no/such/rules",
+        "no\\such\\rules",
+        "no-such-rules.yaml",
+        "no-such-rules.yml",
+    ] {
+        let e = load(missing, &[]).expect_err("missing");
+        assert!(e.to_string().contains("does not exist"), "{missing}: {e}");
+    }
 }
 
 /// Inline rules text (as a scenario carries) with a problem found while reading it, here an
