@@ -1263,6 +1263,40 @@ mod tests {
         assert_eq!(l.melds.len(), 2);
     }
 
+    /// Where twos are natural in sets and a wild stands for an exact card, a wild 2 may stand for
+    /// another 2 in a set of twos: 2♠ 2♥ and a second 2♠ (for 2♦ or 2♣) are a set beside three
+    /// sevens, with no other way to make two sets (all-wild melds and two sets of one rank
+    /// forbidden).
+    #[test]
+    fn a_wild_two_stands_for_another_two_in_a_set_of_twos() {
+        use crate::disputes::DisputeId as D;
+        let readings = [
+            (D::NaturalTwos, "runs-and-sets".into()),
+            (D::WildInSetRepresents, "exact-card".into()),
+            (D::AllWildMelds, "forbidden".into()),
+            (D::SameRankSets, "forbidden".into()),
+        ];
+        let rules = load("push", &readings).unwrap().rules;
+        let l = laydown(&rules, &[set(3), set(3)], &hand("2S 2S 2H 7S 7H 7D"))
+            .expect("a set of twos and a set of sevens");
+        let twos = l
+            .melds
+            .iter()
+            .find(|(_, cards)| cards.contains(&Card::new(Rank::Two, Suit::Hearts)));
+        assert_eq!(twos.expect("the 2♥ is laid down").1.len(), 3);
+    }
+
+    /// Runs of two sizes each search their own list of windows from its start: a run of 5 in
+    /// hearts and a run of 4 in spades, whichever the contract names first.
+    #[test]
+    fn runs_of_two_sizes_each_search_all_their_windows() {
+        let rules = load("push", &[]).unwrap().rules;
+        let h = hand("5H 6H 7H 8H 9H 5S 6S 7S 8S");
+        for contract in [[run(4), run(5)], [run(5), run(4)]] {
+            assert!(laydown(&rules, &contract, &h).is_some(), "{contract:?}");
+        }
+    }
+
     #[test]
     fn sets_of_two_sizes_in_either_order() {
         let rules = load("push", &[]).unwrap().rules;
