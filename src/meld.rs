@@ -109,10 +109,6 @@ pub struct Interpretation {
 }
 
 impl Interpretation {
-    pub fn naturals(&self) -> usize {
-        self.roles.iter().filter(|r| r.natural).count()
-    }
-
     pub fn wilds(&self) -> impl Iterator<Item = &Role> {
         self.roles.iter().filter(|r| !r.natural)
     }
