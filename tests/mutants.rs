@@ -619,3 +619,16 @@ fn a_run_over_the_whole_line() {
     let cards = parse_cards(&format!("{spades} AS")).expect("cards");
     assert!(!meld::is_valid(&rules, &cards, Some(MeldKind::Run)));
 }
+
+/// A rules path that cannot be read says why, in words and without the OS error number.
+#[test]
+fn an_unreadable_rules_path_says_why() {
+    let dir = std::env::temp_dir().join(format!("push-rummy-mutants-dir-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("rules.yaml")).expect("temp dir");
+    let e = load(dir.join("rules.yaml").to_str().expect("utf-8 path"), &[]).expect_err("a folder");
+    std::fs::remove_dir_all(&dir).ok();
+    let e = e.to_string();
+    assert!(e.contains("cannot read rules file"), "{e}");
+    assert!(e.contains(": is a directory"), "{e}");
+    assert!(!e.contains("os error"), "{e}");
+}
