@@ -1297,6 +1297,20 @@ mod tests {
         }
     }
 
+    /// Where all-wild melds are forbidden, sets of two sizes are made of naturals: three sevens
+    /// and four nines meet a set of 3 and a set of 4, and the quick check lets the hand through;
+    /// wild cards and a single natural seven meet nothing.
+    #[test]
+    fn sets_of_two_sizes_without_all_wild_melds() {
+        let id = crate::disputes::DisputeId::AllWildMelds;
+        let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
+        let contract = [set(3), set(4)];
+        let h = hand("7S 7H 7D 9S 9H 9D 9C");
+        assert!(may_meet(&rules, &contract, &h));
+        assert!(laydown(&rules, &contract, &h).is_some());
+        assert!(laydown(&rules, &contract, &hand("7S JK JK JK JK 2C 2D")).is_none());
+    }
+
     #[test]
     fn sets_of_two_sizes_in_either_order() {
         let rules = load("push", &[]).unwrap().rules;
