@@ -344,32 +344,20 @@ fn the_largest_contract_set_follows_the_pack_and_the_readings() {
 /// an ace at both ends (where they allow it, the full 14-card run is a meld).
 #[test]
 fn only_a_forbidden_ace_at_both_ends_is_blamed_on_that_rule() {
-    use push_rummy::meld::{self, Query};
-    let run = |rules: &push_rummy::rules::Rules, cards: &str| {
-        let q = Query {
-            cards: parse_cards(cards).expect("cards"),
-            kind: Some(MeldKind::Run),
-            declared: vec![],
-        };
-        meld::interpret(rules, &q)
-    };
-    let full = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS";
+    let full = parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS").expect("cards");
     let reading = |name: &str| {
         load("push", &[(DisputeId::AceBothEnds, name.to_string())])
             .expect("loads")
             .rules
     };
     let allowed = reading("allowed");
-    assert!(!run(&allowed, full).interpretations.is_empty());
+    assert!(push_rummy::meld::is_valid(
+        &allowed,
+        &full,
+        Some(MeldKind::Run)
+    ));
     for (rules, blamed) in [(reading("forbidden"), true), (allowed, false)] {
-        let v = run(&rules, "AS 2S AS");
-        assert!(v.interpretations.is_empty());
-        assert_eq!(
-            v.reason.contains("ace at both ends"),
-            blamed,
-            "{}",
-            v.reason
-        );
+        assert_refused_run(&rules, "AS 2S AS", "ace at both ends", blamed);
     }
 }
 
@@ -428,23 +416,24 @@ fn a_two_rescues_in_a_set_of_twos_only_where_twos_are_natural_in_sets() {
 /// Where aces are high only, a refused run blames that rule only if it holds an ace.
 #[test]
 fn only_a_run_with_an_ace_is_refused_for_the_high_ace() {
-    use push_rummy::meld::{self, Query};
     let rules = load("six-to-ten", &[]).expect("loads").rules;
     for (cards, blamed) in [("AS 2S 3S", true), ("5S 7S 9S", false)] {
-        let q = Query {
-            cards: parse_cards(cards).expect("cards"),
-            kind: Some(MeldKind::Run),
-            declared: vec![],
-        };
-        let v = meld::interpret(&rules, &q);
-        assert!(v.interpretations.is_empty(), "{cards}");
-        assert_eq!(
-            v.reason.contains("ace high only"),
-            blamed,
-            "{cards}: {}",
-            v.reason
-        );
+        assert_refused_run(&rules, cards, "ace high only", blamed);
     }
+}
+
+/// Asserts that `cards` are no run under `rules`, and that the reason given names `phrase` exactly
+/// when `blamed`.
+fn assert_refused_run(rules: &push_rummy::rules::Rules, cards: &str, phrase: &str, blamed: bool) {
+    use push_rummy::meld::{self, Query};
+    let q = Query {
+        cards: parse_cards(cards).expect("cards"),
+        kind: Some(MeldKind::Run),
+        declared: vec![],
+    };
+    let v = meld::interpret(rules, &q);
+    assert!(v.interpretations.is_empty(), "{cards}");
+    assert_eq!(v.reason.contains(phrase), blamed, "{cards}: {}", v.reason);
 }
 
 /// A name holding a `/` is a path whatever its extension, even where it ends in a built-in
@@ -535,7 +524,6 @@ fn an_all_wild_run_takes_another_wild_card() {
 /// is not a rank of a sequence.
 #[test]
 fn a_natural_two_is_blamed_only_where_two_is_not_in_sequence() {
-    use push_rummy::meld::{self, Query};
     for (two_in_sequence, cards, blamed) in [(true, "2S 5S 9S", false), (false, "2S 3S 4S", true)] {
         let text = format!(
             "extends: push\ngame: natural-twos\nwilds: {{twos: false}}\n\
@@ -544,19 +532,7 @@ fn a_natural_two_is_blamed_only_where_two_is_not_in_sequence() {
         let rules = push_rummy::rules::load_text("twos.yaml", &text, std::path::Path::new("."))
             .expect("loads")
             .rules;
-        let q = Query {
-            cards: parse_cards(cards).expect("cards"),
-            kind: Some(MeldKind::Run),
-            declared: vec![],
-        };
-        let v = meld::interpret(&rules, &q);
-        assert!(v.interpretations.is_empty(), "{cards}");
-        assert_eq!(
-            v.reason.contains("2 is not a rank in a sequence"),
-            blamed,
-            "{cards}: {}",
-            v.reason
-        );
+        assert_refused_run(&rules, cards, "2 is not a rank in a sequence", blamed);
     }
 }
 
