@@ -608,3 +608,145 @@ fn an_unreadable_rules_path_says_why() {
     assert!(e.contains(": is a directory"), "{e}");
     assert!(!e.contains("os error"), "{e}");
 }
+
+/// Under `push-with-one-stock-card=forbidden` a push needs a card to push and one to draw. With
+/// an empty stock and `stock.when-empty=reshuffle-discards` (Club Marathon), the stock that could
+/// be rebuilt is the discard pile but its top: two discards rebuild one card, too few to push;
+/// three rebuild two, enough.
+#[test]
+fn a_forbidden_push_counts_the_discard_pile_but_its_top() {
+    use push_rummy::game::{Stage, pack};
+    use push_rummy::position::{Position, Rest, Start};
+    let rules = Arc::new(
+        load(
+            "club-marathon",
+            &[(DisputeId::PushWithOneStockCard, "forbidden".to_string())],
+        )
+        .expect("loads")
+        .rules,
+    );
+    let start = Start {
+        players: 2,
+        ..Start::default()
+    };
+    for (discard, allowed) in [("8H 6S", false), ("8H 6S 10C", true)] {
+        let discard = parse_cards(discard).expect("cards");
+        let hand0 = parse_cards("KS 5C").expect("cards");
+        // Seat 1 holds everything else, so the stock is empty.
+        let mut rest = Counts::from_cards(&pack(&rules, 2));
+        for c in discard.iter().chain(&hand0) {
+            rest.remove(*c);
+        }
+        let pos = Position {
+            hands: vec![hand0, rest.cards()],
+            discard: discard.clone(),
+            rest: Rest::None,
+            turn: Some(1),
+            stage: Stage::Draw,
+            ..Position::default()
+        };
+        let game = Game::from_position(rules.clone(), &start, &pos).expect("a position");
+        let mut after = game.clone();
+        let pushed = after.apply(1, &Action::Push);
+        match (allowed, pushed) {
+            (true, Ok(_)) => {
+                assert_eq!(after.deal.hands[0].len(), 4, "the push reaches seat 0");
+                assert!(after.deal.discard.is_empty() && after.deal.stock.is_empty());
+            }
+            (false, Err(e)) => {
+                assert_eq!(e.code, Reason::PushNotAllowed);
+                assert!(e.message.contains("holds 1 card"), "{}", e.message);
+            }
+            (want, got) => panic!(
+                "{} discards: push allowed should be {want}, got {got:?}",
+                discard.len()
+            ),
+        }
+    }
+}
+
+/// A standalone rules file missing a few rules is told to give them or inherit them; one missing
+/// more than three is told what a standalone file and a house file look like. Push's resolved
+/// rules without `runs:` lack exactly three rules; without `sets:` too, four.
+#[test]
+fn missing_rules_get_the_hint_that_fits_how_many() {
+    let shown = load("push", &[]).expect("push loads").show();
+    let without = |sections: &[&str]| -> String {
+        let mut out = String::new();
+        let mut skipping = false;
+        for line in shown.lines() {
+            if !line.starts_with(' ') {
+                skipping = sections.iter().any(|s| line == format!("{s}:"));
+            }
+            if !skipping {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out
+    };
+    for (sections, count, hint) in [
+        (
+            &["runs"][..],
+            3,
+            "give these rules, or inherit them with `extends:`",
+        ),
+        (
+            &["runs", "sets"][..],
+            4,
+            "a standalone rules file gives every rule",
+        ),
+    ] {
+        let text = without(sections);
+        let e = push_rummy::rules::load_text("short.yaml", &text, std::path::Path::new("."))
+            .expect_err("rules are missing");
+        let message = e.to_string();
+        assert!(
+            message.contains(&format!("{count} rule(s) are not set")),
+            "{message}"
+        );
+        assert!(message.contains(hint), "{sections:?}: {message}");
+    }
+}
+
+/// Where suits may not repeat in a set but a wild stands only for a rank, a set of five is four
+/// naturals of four suits and a wild: contracts with sets over four can be met. (Only where each
+/// wild stands for a card of its own suit too do sets stop at four.)
+#[test]
+fn a_contract_set_of_five_where_suits_may_not_repeat_but_wilds_stand_for_a_rank() {
+    let rules = load(
+        "club-marathon",
+        &[
+            (DisputeId::SetDuplicateSuits, "forbidden".to_string()),
+            (DisputeId::WildInSetRepresents, "rank-only".to_string()),
+            (DisputeId::SetMaxSize, "unlimited".to_string()),
+        ],
+    )
+    .expect("loads")
+    .rules;
+    let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7C JK 9D").expect("cards"));
+    assert!(contract::laydown(&rules, &sets(&[5]), &hand).is_some());
+    // (Club Marathon's set of 8 cannot be made under exact-card: Push's contracts can.)
+    let exact = load(
+        "push",
+        &[
+            (DisputeId::SetDuplicateSuits, "forbidden".to_string()),
+            (DisputeId::WildInSetRepresents, "exact-card".to_string()),
+            (DisputeId::SetMaxSize, "unlimited".to_string()),
+        ],
+    )
+    .expect("loads")
+    .rules;
+    assert!(contract::laydown(&exact, &sets(&[5]), &hand).is_none());
+}
+
+/// A refused run of exactly the longest length is refused for what is wrong with it, not for its
+/// length: thirteen cards ace to king with one off-suit card break the one-suit rule only.
+#[test]
+fn a_refused_run_of_the_longest_length_is_not_blamed_on_its_length() {
+    let rules = load("push", &[]).expect("loads").rules;
+    assert_eq!(rules.max_run(), 13);
+    let cards = "AH 2H 3H 4H 5H 6H 7S 8H 9H 10H JH QH KH";
+    assert_refused_run(&rules, cards, "one suit", true);
+    assert_refused_run(&rules, cards, "at most", false);
+}
