@@ -5,14 +5,25 @@ use push_rummy::card::{Counts, parse_cards};
 use push_rummy::contract;
 use push_rummy::disputes::DisputeId;
 use push_rummy::game::{Action, Game, Reason};
-use push_rummy::rules::load;
+use push_rummy::rules::{Rules, load};
 use push_rummy::spec::{Component, MeldKind};
 use std::sync::Arc;
+
+/// The rules of built-in `game` under the given readings.
+fn rules_of(game: &str, readings: &[(DisputeId, &str)]) -> Rules {
+    let readings: Vec<(DisputeId, String)> = readings
+        .iter()
+        .map(|(d, r)| (*d, (*r).to_string()))
+        .collect();
+    load(game, &readings)
+        .expect("a built-in rule set loads")
+        .rules
+}
 
 /// `Illegal` prints as `CODE: MESSAGE` (the form the command line and the bots' panics show).
 #[test]
 fn an_illegal_action_prints_its_code_and_message() {
-    let rules = Arc::new(load("push", &[]).expect("push loads").rules);
+    let rules = Arc::new(rules_of("push", &[]));
     let mut game = Game::new(rules, 4, 0, 7, vec![]).expect("sets up");
     let seat = game.turn();
     let card = game.deal.hands[usize::from(seat)].cards()[0];
@@ -27,9 +38,7 @@ fn an_illegal_action_prints_its_code_and_message() {
 /// necessary condition of the laydown search must let two unequal sets share a rank.
 #[test]
 fn two_unequal_sets_of_one_rank_meet_a_contract() {
-    let rules = load("push", &[(DisputeId::SameRankSets, "allowed".to_string())])
-        .expect("loads")
-        .rules;
+    let rules = rules_of("push", &[(DisputeId::SameRankSets, "allowed")]);
     let contract = sets(&[3, 4]);
     let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7S 7H 7D 7C KD 9C").expect("cards"));
     let found = contract::laydown(&rules, &contract, &hand);
@@ -43,7 +52,7 @@ fn two_unequal_sets_of_one_rank_meet_a_contract() {
 /// discard before the draw and to a player out of turn.
 #[test]
 fn accepts_says_what_apply_would_do() {
-    let rules = Arc::new(load("push", &[]).expect("push loads").rules);
+    let rules = Arc::new(rules_of("push", &[]));
     let game = Game::new(rules, 4, 0, 7, vec![]).expect("sets up");
     let seat = game.turn();
     let card = game.deal.hands[usize::from(seat)].cards()[0];
@@ -66,7 +75,7 @@ fn accepts_says_what_apply_would_do() {
 /// A set longer than four under `set-max-size=4` is no contract meld, whatever the wild cards.
 #[test]
 fn no_set_of_five_where_sets_stop_at_four() {
-    let rules = load("push", &[]).expect("push loads").rules;
+    let rules = rules_of("push", &[]);
     let five = sets(&[5]);
     let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7C JK JK").expect("cards"));
     assert!(contract::laydown(&rules, &five, &hand).is_none());
@@ -91,12 +100,7 @@ fn a_deal_may_use_the_whole_pack() {
 /// Where two sets may not share a rank, sets of two sizes may still use an all-wild set.
 #[test]
 fn an_all_wild_set_beside_a_longer_natural_one() {
-    let rules = load(
-        "push",
-        &[(DisputeId::SameRankSets, "forbidden".to_string())],
-    )
-    .expect("loads")
-    .rules;
+    let rules = rules_of("push", &[(DisputeId::SameRankSets, "forbidden")]);
     let contract = sets(&[3, 4]);
     let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7C JK JK 2C").expect("cards"));
     assert!(contract::laydown(&rules, &contract, &hand).is_some());
@@ -126,15 +130,13 @@ fn a_set_of_five_with_a_repeated_suit_where_both_are_allowed() {
 /// suit in two runs: refused. With a third suit they can be laid down.
 #[test]
 fn three_runs_need_three_suits_where_runs_may_not_share_one() {
-    let rules = load(
+    let rules = rules_of(
         "push",
         &[
-            (DisputeId::RunSuits, "any-suits".to_string()),
-            (DisputeId::SameSuitRunsInContract, "forbidden".to_string()),
+            (DisputeId::RunSuits, "any-suits"),
+            (DisputeId::SameSuitRunsInContract, "forbidden"),
         ],
-    )
-    .expect("loads")
-    .rules;
+    );
     let runs = contract_of(MeldKind::Run, &[4, 4, 4]);
     let two_suits =
         Counts::from_cards(&parse_cards("3H 4H 5H 6H 8H 9H 10H JH 4C 5C 6C 7C").expect("cards"));
@@ -219,7 +221,7 @@ fn a_refused_set_says_why() {
 #[test]
 fn the_meld_size_limit_starts_one_past_the_maximum() {
     use push_rummy::meld::{self, MAX_MELD_CARDS, Query};
-    let rules = load("push", &[]).expect("push loads").rules;
+    let rules = rules_of("push", &[]);
     let query = |n: usize| Query {
         cards: vec![parse_cards("7S").expect("card")[0]; n],
         kind: None,
@@ -242,16 +244,14 @@ fn a_two_onto_a_set_of_twos_is_read_as_the_full_search_reads_it() {
     let mut compared = 0;
     for natural in ["runs-only", "runs-and-sets", "never"] {
         for dup in ["forbidden", "allowed"] {
-            let rules = load(
+            let rules = rules_of(
                 "push",
                 &[
-                    (DisputeId::WildInSetRepresents, "exact-card".to_string()),
-                    (DisputeId::NaturalTwos, natural.to_string()),
-                    (DisputeId::SetDuplicateSuits, dup.to_string()),
+                    (DisputeId::WildInSetRepresents, "exact-card"),
+                    (DisputeId::NaturalTwos, natural),
+                    (DisputeId::SetDuplicateSuits, dup),
                 ],
-            )
-            .expect("loads")
-            .rules;
+            );
             let cards = parse_cards("2H 2D JK").expect("cards");
             let set = |cards: Vec<push_rummy::card::Card>| Query {
                 cards,
@@ -283,7 +283,7 @@ fn a_two_onto_a_set_of_twos_is_read_as_the_full_search_reads_it() {
 /// A game that cannot be set up says why when printed (`SetupError` displays its message).
 #[test]
 fn a_setup_error_prints_its_reason() {
-    let rules = Arc::new(load("push", &[]).expect("push loads").rules);
+    let rules = Arc::new(rules_of("push", &[]));
     let e = Game::new(rules, 9, 0, 1, vec![]).expect_err("push is for four players");
     assert!(e.to_string().contains("not 9"), "{e}");
     assert_eq!(e.to_string(), e.0);
@@ -345,11 +345,7 @@ fn the_largest_contract_set_follows_the_pack_and_the_readings() {
 #[test]
 fn only_a_forbidden_ace_at_both_ends_is_blamed_on_that_rule() {
     let full = parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS").expect("cards");
-    let reading = |name: &str| {
-        load("push", &[(DisputeId::AceBothEnds, name.to_string())])
-            .expect("loads")
-            .rules
-    };
+    let reading = |name: &str| rules_of("push", &[(DisputeId::AceBothEnds, name)]);
     let allowed = reading("allowed");
     assert!(push_rummy::meld::is_valid(
         &allowed,
@@ -366,9 +362,7 @@ fn only_a_forbidden_ace_at_both_ends_is_blamed_on_that_rule() {
 /// has two interpretations, each once).
 #[test]
 fn equal_aces_at_both_ends_are_one_interpretation() {
-    let rules = load("push", &[(DisputeId::AceBothEnds, "allowed".to_string())])
-        .expect("loads")
-        .rules;
+    let rules = rules_of("push", &[(DisputeId::AceBothEnds, "allowed")]);
     for cards in [
         "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
         "AS 2S 3S 4S 5S 6S JK 8S 9S 10S JS QS KS AS",
@@ -392,11 +386,7 @@ fn equal_aces_at_both_ends_are_one_interpretation() {
 #[test]
 fn a_two_rescues_in_a_set_of_twos_only_where_twos_are_natural_in_sets() {
     use push_rummy::meld::{self, Query};
-    let reading = |name: &str| {
-        load("push", &[(DisputeId::NaturalTwos, name.to_string())])
-            .expect("loads")
-            .rules
-    };
+    let reading = |name: &str| rules_of("push", &[(DisputeId::NaturalTwos, name)]);
     let (sets_too, runs_only) = (reading("runs-and-sets"), reading("runs-only"));
     let q = Query {
         cards: parse_cards("2S 2H JK").expect("cards"),
@@ -416,7 +406,7 @@ fn a_two_rescues_in_a_set_of_twos_only_where_twos_are_natural_in_sets() {
 /// Where aces are high only, a refused run blames that rule only if it holds an ace.
 #[test]
 fn only_a_run_with_an_ace_is_refused_for_the_high_ace() {
-    let rules = load("six-to-ten", &[]).expect("loads").rules;
+    let rules = rules_of("six-to-ten", &[]);
     for (cards, blamed) in [("AS 2S 3S", true), ("5S 7S 9S", false)] {
         assert_refused_run(&rules, cards, "ace high only", blamed);
     }
@@ -498,9 +488,7 @@ fn full_search_extensions(
 #[test]
 fn an_all_wild_run_takes_another_wild_card() {
     use push_rummy::meld::{self, Query};
-    let rules = load("push", &[(DisputeId::AllWildMelds, "allowed".to_string())])
-        .expect("loads")
-        .rules;
+    let rules = rules_of("push", &[(DisputeId::AllWildMelds, "allowed")]);
     let cards = parse_cards("JK JK JK").expect("cards");
     let q = Query {
         cards: cards.clone(),
@@ -541,15 +529,13 @@ fn a_natural_two_is_blamed_only_where_two_is_not_in_sequence() {
 #[test]
 fn a_meld_at_the_size_limit_takes_no_lay_off() {
     use push_rummy::meld::{self, MAX_MELD_CARDS, Query};
-    let rules = load(
+    let rules = rules_of(
         "push",
         &[
-            (DisputeId::SetMaxSize, "unlimited".to_string()),
-            (DisputeId::SetDuplicateSuits, "allowed".to_string()),
+            (DisputeId::SetMaxSize, "unlimited"),
+            (DisputeId::SetDuplicateSuits, "allowed"),
         ],
-    )
-    .expect("loads")
-    .rules;
+    );
     let seven = parse_cards("7S").expect("card")[0];
     for n in [MAX_MELD_CARDS - 1, MAX_MELD_CARDS] {
         let cards = vec![seven; n];
@@ -589,9 +575,7 @@ fn a_run_over_the_whole_line() {
             "{both_ends}"
         );
     }
-    let rules = load("push", &[(DisputeId::AceBothEnds, "forbidden".to_string())])
-        .expect("loads")
-        .rules;
+    let rules = rules_of("push", &[(DisputeId::AceBothEnds, "forbidden")]);
     let cards = parse_cards(&format!("{spades} AS")).expect("cards");
     assert!(!meld::is_valid(&rules, &cards, Some(MeldKind::Run)));
 }
@@ -617,14 +601,10 @@ fn an_unreadable_rules_path_says_why() {
 fn a_forbidden_push_counts_the_discard_pile_but_its_top() {
     use push_rummy::game::{Stage, pack};
     use push_rummy::position::{Position, Rest, Start};
-    let rules = Arc::new(
-        load(
-            "club-marathon",
-            &[(DisputeId::PushWithOneStockCard, "forbidden".to_string())],
-        )
-        .expect("loads")
-        .rules,
-    );
+    let rules = Arc::new(rules_of(
+        "club-marathon",
+        &[(DisputeId::PushWithOneStockCard, "forbidden")],
+    ));
     let start = Start {
         players: 2,
         ..Start::default()
@@ -714,29 +694,25 @@ fn missing_rules_get_the_hint_that_fits_how_many() {
 /// wild stands for a card of its own suit too do sets stop at four.)
 #[test]
 fn a_contract_set_of_five_where_suits_may_not_repeat_but_wilds_stand_for_a_rank() {
-    let rules = load(
+    let rules = rules_of(
         "club-marathon",
         &[
-            (DisputeId::SetDuplicateSuits, "forbidden".to_string()),
-            (DisputeId::WildInSetRepresents, "rank-only".to_string()),
-            (DisputeId::SetMaxSize, "unlimited".to_string()),
+            (DisputeId::SetDuplicateSuits, "forbidden"),
+            (DisputeId::WildInSetRepresents, "rank-only"),
+            (DisputeId::SetMaxSize, "unlimited"),
         ],
-    )
-    .expect("loads")
-    .rules;
+    );
     let hand = Counts::from_cards(&parse_cards("7S 7H 7D 7C JK 9D").expect("cards"));
     assert!(contract::laydown(&rules, &sets(&[5]), &hand).is_some());
     // (Club Marathon's set of 8 cannot be made under exact-card: Push's contracts can.)
-    let exact = load(
+    let exact = rules_of(
         "push",
         &[
-            (DisputeId::SetDuplicateSuits, "forbidden".to_string()),
-            (DisputeId::WildInSetRepresents, "exact-card".to_string()),
-            (DisputeId::SetMaxSize, "unlimited".to_string()),
+            (DisputeId::SetDuplicateSuits, "forbidden"),
+            (DisputeId::WildInSetRepresents, "exact-card"),
+            (DisputeId::SetMaxSize, "unlimited"),
         ],
-    )
-    .expect("loads")
-    .rules;
+    );
     assert!(contract::laydown(&exact, &sets(&[5]), &hand).is_none());
 }
 
@@ -744,7 +720,7 @@ fn a_contract_set_of_five_where_suits_may_not_repeat_but_wilds_stand_for_a_rank(
 /// length: thirteen cards ace to king with one off-suit card break the one-suit rule only.
 #[test]
 fn a_refused_run_of_the_longest_length_is_not_blamed_on_its_length() {
-    let rules = load("push", &[]).expect("loads").rules;
+    let rules = rules_of("push", &[]);
     assert_eq!(rules.max_run(), 13);
     let cards = "AH 2H 3H 4H 5H 6H 7S 8H 9H 10H JH QH KH";
     assert_refused_run(&rules, cards, "one suit", true);
