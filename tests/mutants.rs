@@ -726,3 +726,22 @@ fn a_refused_run_of_the_longest_length_is_not_blamed_on_its_length() {
     assert_refused_run(&rules, cards, "one suit", true);
     assert_refused_run(&rules, cards, "at most", false);
 }
+
+/// Where all-wild melds are forbidden, a run of naturals that do not fit is refused for not
+/// fitting, not for lacking a natural card.
+#[test]
+fn a_natural_run_that_does_not_fit_is_not_blamed_on_all_wild_melds() {
+    let rules = rules_of("push", &[(DisputeId::AllWildMelds, "forbidden")]);
+    assert_refused_run(&rules, "5S 7S 9S", "do not fit", true);
+    assert_refused_run(&rules, "5S 7S 9S", "natural card", false);
+}
+
+/// A run holding two cards of one rank is refused naming the card where runs keep one suit (the
+/// two are the same card), and naming the rank where suits may mix.
+#[test]
+fn a_run_with_a_repeated_rank_names_the_card_or_the_rank() {
+    let same = rules_of("push", &[]);
+    assert_refused_run(&same, "5S 5S 6S", "cannot hold two 5♠", true);
+    let any = rules_of("push", &[(DisputeId::RunSuits, "any-suits")]);
+    assert_refused_run(&any, "5S 5H 6S", "cannot hold two 5s", true);
+}
