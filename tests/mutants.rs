@@ -414,11 +414,17 @@ fn only_a_run_with_an_ace_is_refused_for_the_high_ace() {
 
 /// Asserts that `cards` are no run under `rules`, and that the reason given names `phrase` exactly
 /// when `blamed`.
-fn assert_refused_run(rules: &push_rummy::rules::Rules, cards: &str, phrase: &str, blamed: bool) {
+fn assert_refused_run(rules: &Rules, cards: &str, phrase: &str, blamed: bool) {
+    assert_refused(rules, MeldKind::Run, cards, phrase, blamed);
+}
+
+/// Asserts that `cards` are no meld of `kind` under `rules`, and that the reason given names
+/// `phrase` exactly when `blamed`.
+fn assert_refused(rules: &Rules, kind: MeldKind, cards: &str, phrase: &str, blamed: bool) {
     use push_rummy::meld::{self, Query};
     let q = Query {
         cards: parse_cards(cards).expect("cards"),
-        kind: Some(MeldKind::Run),
+        kind: Some(kind),
         declared: vec![],
     };
     let v = meld::interpret(rules, &q);
@@ -744,4 +750,21 @@ fn a_run_with_a_repeated_rank_names_the_card_or_the_rank() {
     assert_refused_run(&same, "5S 5S 6S", "cannot hold two 5♠", true);
     let any = rules_of("push", &[(DisputeId::RunSuits, "any-suits")]);
     assert_refused_run(&any, "5S 5H 6S", "cannot hold two 5s", true);
+}
+
+/// Where all-wild melds are forbidden, a set of jokers is refused for lacking a natural card; the
+/// reminder that a 2 is natural only in runs is added only when the set holds a 2.
+#[test]
+fn only_an_all_wild_set_with_a_two_is_told_where_twos_are_natural() {
+    let rules = rules_of("push", &[(DisputeId::AllWildMelds, "forbidden")]);
+    for (cards, with_two) in [("JK JK JK", false), ("JK 2S JK", true)] {
+        assert_refused(&rules, MeldKind::Set, cards, "natural card", true);
+        assert_refused(
+            &rules,
+            MeldKind::Set,
+            cards,
+            "natural only in a run",
+            with_two,
+        );
+    }
 }
