@@ -768,3 +768,13 @@ fn only_an_all_wild_set_with_a_two_is_told_where_twos_are_natural() {
         );
     }
 }
+
+/// `--reading DISPUTE=READING` takes a reading the register names and refuses one it does not.
+#[test]
+fn a_reading_argument_is_checked_against_the_register() {
+    use push_rummy::rules::parse_reading_arg;
+    let (id, name) = parse_reading_arg("pusher-draws=no").expect("a reading of pusher-draws");
+    assert_eq!((id, name.as_str()), (DisputeId::PusherDraws, "no"));
+    let e = parse_reading_arg("pusher-draws=sometimes").expect_err("no such reading");
+    assert!(e.message.contains("is not a reading"), "{}", e.message);
+}
