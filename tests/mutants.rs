@@ -778,3 +778,31 @@ fn a_reading_argument_is_checked_against_the_register() {
     let e = parse_reading_arg("pusher-draws=sometimes").expect_err("no such reading");
     assert!(e.message.contains("is not a reading"), "{}", e.message);
 }
+
+/// `check_invariants` finds each broken invariant: a card lost, a card doubled, a table meld
+/// without an interpretation, totals that are not the sum of the hands' points.
+#[test]
+fn the_invariant_check_finds_each_broken_invariant() {
+    let rules = Arc::new(rules_of("push", &[]));
+    let game = Game::new(rules, 4, 0, 3, vec![]).expect("sets up");
+    game.check_invariants();
+    let panics = |g: Game| std::panic::catch_unwind(move || g.check_invariants()).is_err();
+    let mut lost = game.clone();
+    lost.deal.stock.pop();
+    assert!(panics(lost), "a card lost");
+    let mut doubled = game.clone();
+    let card = doubled.deal.stock[0];
+    doubled.deal.discard.push(card);
+    assert!(panics(doubled), "a card doubled");
+    let mut totals = game.clone();
+    totals.totals[0] += 5;
+    assert!(panics(totals), "totals off");
+    // A meld of no cards keeps the cards conserved; it has no interpretation either.
+    let mut bare = game;
+    bare.deal.table.push(Arc::new(push_rummy::game::TableMeld {
+        owner: 0,
+        cards: vec![],
+        interps: vec![],
+    }));
+    assert!(panics(bare), "a meld without an interpretation");
+}
