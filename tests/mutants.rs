@@ -806,3 +806,67 @@ fn the_invariant_check_finds_each_broken_invariant() {
     }));
     assert!(panics(bare), "a meld without an interpretation");
 }
+
+/// `meld::for_each` produces each interpretation once: two jokers beside 7♠ under exact-card
+/// (suits may not repeat) stand for two of the other three suits, three ways, not six orders.
+#[test]
+fn equal_wilds_in_a_set_give_each_choice_of_suits_once() {
+    let rules = rules_of("push", &[(DisputeId::WildInSetRepresents, "exact-card")]);
+    let cards = parse_cards("7S JK JK").expect("cards");
+    let mut seen = Vec::new();
+    push_rummy::meld::for_each(&rules, &cards, Some(MeldKind::Set), &mut |i| {
+        seen.push(i.clone());
+        true
+    });
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 3, "no interpretation twice");
+}
+
+/// `accepts` checks a lay-off in the play stage (after the draw) and refuses it before the draw.
+#[test]
+fn accepts_a_lay_off_only_after_the_draw() {
+    use push_rummy::game::{MeldSpec, Stage};
+    use push_rummy::position::{Position, Rest, Start};
+    let rules = Arc::new(rules_of("push", &[]));
+    let at = |stage| {
+        let pos = Position {
+            hands: vec![
+                parse_cards("9D").expect("cards"),
+                parse_cards("8H 9C").expect("cards"),
+                parse_cards("9H").expect("cards"),
+                parse_cards("9S").expect("cards"),
+            ],
+            discard: parse_cards("4C").expect("cards"),
+            rest: Rest::Stock,
+            table: vec![(
+                1,
+                MeldSpec {
+                    cards: parse_cards("5H 6H 7H").expect("cards"),
+                    kind: None,
+                    declared: vec![],
+                },
+            )],
+            turn: Some(1),
+            stage,
+            ..Position::default()
+        };
+        let start = Start {
+            players: 4,
+            ..Start::default()
+        };
+        Game::from_position(rules.clone(), &start, &pos).expect("a position")
+    };
+    let lay_off = Action::LayOff {
+        meld: 0,
+        cards: parse_cards("8H").expect("card"),
+        declared: vec![],
+        join: None,
+    };
+    for (stage, legal) in [(Stage::Play, true), (Stage::Draw, false)] {
+        let game = at(stage);
+        assert_eq!(game.accepts(1, &lay_off), legal, "{stage:?}");
+        assert_eq!(game.clone().apply(1, &lay_off).is_ok(), legal, "{stage:?}");
+    }
+}
