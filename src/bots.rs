@@ -4,8 +4,10 @@
 //! discards its highest-scoring card; `random` picks uniformly among a sample of legal actions.
 //! Both only ever play actions that [`Game::apply`] accepts: they try them on a copy first.
 
+use crate::card::Card;
 use crate::contract;
 use crate::game::{Action, Event, Game, Stage};
+use crate::meld;
 use crate::rng::Rng;
 
 /// A built-in player.
@@ -59,12 +61,55 @@ fn discards(game: &Game, seat: u8) -> Vec<Action> {
 pub fn choose(bot: Bot, game: &Game, rng: &mut Rng) -> Action {
     let seat = game.turn();
     match bot {
-        Bot::Greedy => greedy(game, seat),
+        Bot::Greedy => greedy(&mut Probe(game), seat),
         Bot::Random => random(game, seat, rng),
     }
 }
 
-fn greedy(game: &Game, seat: u8) -> Action {
+/// Where the greedy player tries the actions it considers, in its order of preference.
+trait Trial {
+    fn game(&self) -> &Game;
+    /// Whether `apply` takes the action (and, when playing for real, it has now been applied).
+    fn try_action(&mut self, a: &Action) -> bool;
+}
+
+/// Asks without changing anything ([`choose`]).
+struct Probe<'a>(&'a Game);
+
+impl Trial for Probe<'_> {
+    fn game(&self) -> &Game {
+        self.0
+    }
+    fn try_action(&mut self, a: &Action) -> bool {
+        legal(self.0, self.0.turn(), a)
+    }
+}
+
+/// Plays for real ([`play`]): the first candidate `apply` takes is the move, so no action is
+/// checked once by `accepts` and again by `apply`. A refused `apply` leaves the game as it was.
+struct Commit<'a> {
+    game: &'a mut Game,
+    events: Option<Vec<Event>>,
+}
+
+impl Trial for Commit<'_> {
+    fn game(&self) -> &Game {
+        self.game
+    }
+    fn try_action(&mut self, a: &Action) -> bool {
+        let seat = self.game.turn();
+        match self.game.apply(seat, a) {
+            Ok(ev) => {
+                self.events = Some(ev);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+fn greedy(t: &mut impl Trial, seat: u8) -> Action {
+    let game = t.game();
     let si = usize::from(seat);
     let hand = &game.deal.hands[si];
     let contract = &game.rules.rounds[game.round].contract;
@@ -88,15 +133,45 @@ fn greedy(game: &Game, seat: u8) -> Action {
         }
         return Action::TakeDiscard;
     }
-    if game.deal.progress[si].done
-        && let Some(a) = table_plays(game, seat).find(|a| legal(game, seat, a))
-    {
-        return a;
+    if game.deal.progress[si].done {
+        // Lay-offs card by card and meld by meld, then rescues: the first that `apply` takes. A
+        // card outside a meld's `extenders` has no lay-off form there, so it is not asked.
+        let fits: Vec<u64> = game
+            .deal
+            .table
+            .iter()
+            .map(|tm| {
+                tm.interps
+                    .iter()
+                    .fold(0, |m, i| m | meld::extenders(&game.rules, i))
+            })
+            .collect();
+        let cards: Vec<Card> = hand.iter().map(|(c, _)| c).collect();
+        for card in cards {
+            for (m, fit) in fits.iter().enumerate() {
+                if fit & (1 << card.index()) == 0 {
+                    continue;
+                }
+                for a in t.game().lay_off_forms(m, card, None) {
+                    if t.try_action(&a) {
+                        return a;
+                    }
+                }
+            }
+        }
+        for a in t.game().rescue_forms(seat, false) {
+            if t.try_action(&a) {
+                return a;
+            }
+        }
     }
-    if let Some(a) = game.first_meld_option() {
-        return a;
+    for a in t.game().meld_candidates() {
+        if t.try_action(&a) {
+            return a;
+        }
     }
     // Discard the costliest card that is not wild (any allowed card if all are wild).
+    let game = t.game();
     let options = game.discard_options(seat);
     options
         .into_iter()
@@ -165,8 +240,18 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
         );
         let seat = game.turn();
         let bot = bots[usize::from(seat) % bots.len()];
-        let a = choose(bot, &game, &mut rng);
-        match game.apply(seat, &a) {
+        let (a, tried) = match bot {
+            Bot::Greedy => {
+                let mut t = Commit {
+                    game: &mut game,
+                    events: None,
+                };
+                let a = greedy(&mut t, seat);
+                (a, t.events)
+            }
+            Bot::Random => (random(&game, seat, &mut rng), None),
+        };
+        match tried.map_or_else(|| game.apply(seat, &a), Ok) {
             Ok(ev) => events.extend(ev),
             Err(e) => panic!("bot {} proposed an illegal action {a:?}: {e}", bot.name()),
         }

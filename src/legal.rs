@@ -246,6 +246,21 @@ impl Game {
     }
 
     fn meld_options_up_to(&self, limit: usize) -> Vec<Action> {
+        let mut out = Vec::new();
+        for a in self.meld_candidates() {
+            if self.accepts_now(&a) {
+                out.push(a);
+                if out.len() == limit {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// The candidates of [`Game::meld_options`] before `apply` has judged them: the contract
+    /// laydown the search finds, or after the contract one run and one set, each declared.
+    pub fn meld_candidates(&self) -> Vec<Action> {
         if self.is_over() || self.deal.stage != Stage::Play {
             return Vec::new();
         }
@@ -253,23 +268,22 @@ impl Game {
         let si = usize::from(seat);
         let hand = &self.deal.hands[si];
         let contract = &self.rules.rounds[self.round].contract;
-        let wanted: Vec<Vec<Component>> = if self.deal.progress[si].done {
-            vec![
-                vec![Component {
-                    kind: MeldKind::Run,
-                    size: self.rules.run_min,
-                }],
-                vec![Component {
-                    kind: MeldKind::Set,
-                    size: self.rules.set_min,
-                }],
-            ]
+        let run = [Component {
+            kind: MeldKind::Run,
+            size: self.rules.run_min,
+        }];
+        let set = [Component {
+            kind: MeldKind::Set,
+            size: self.rules.set_min,
+        }];
+        let wanted: [Option<&[Component]>; 2] = if self.deal.progress[si].done {
+            [Some(&run), Some(&set)]
         } else {
-            vec![contract.clone()]
+            [Some(contract), None]
         };
         let mut out = Vec::new();
-        for comps in wanted {
-            let Some(l) = contract::laydown(&self.rules, &comps, hand) else {
+        for comps in wanted.into_iter().flatten() {
+            let Some(l) = contract::laydown(&self.rules, comps, hand) else {
                 continue;
             };
             let mut specs = Vec::new();
@@ -287,13 +301,7 @@ impl Game {
                 };
                 specs.push(self.declared_spec(cards, i));
             }
-            let a = Action::Meld(specs);
-            if self.accepts_now(&a) {
-                out.push(a);
-                if out.len() == limit {
-                    break;
-                }
-            }
+            out.push(Action::Meld(specs));
         }
         out
     }

@@ -891,6 +891,55 @@ fn may_extend(rules: &Rules, old: &Interpretation, card: Card) -> bool {
     }
 }
 
+/// The card kinds that may extend `old` by one card, as a bit mask by [`Card::index`]: exactly
+/// the cards that pass [`may_extend`] (none once `old` is as long as a meld may be). A caller
+/// trying every card of a hand on every meld skips the pairs outside it without asking.
+pub fn extenders(rules: &Rules, old: &Interpretation) -> u64 {
+    if old.roles.len() + 1 > MAX_MELD_CARDS {
+        return 0;
+    }
+    let bit = |card: Card| 1u64 << card.index();
+    let mut mask = bit(Card::JOKER);
+    let suits: &[Suit] = match (old.kind, old.suit) {
+        (MeldKind::Run, Some(s)) => &[s][..],
+        _ => &Suit::ALL[..],
+    };
+    let add_rank = |mask: &mut u64, rank: Rank| {
+        for &s in suits {
+            *mask |= bit(Card::new(rank, s));
+        }
+    };
+    match old.kind {
+        MeldKind::Set => {
+            if let Some(rank) = old.rank {
+                add_rank(&mut mask, rank);
+            }
+        }
+        MeldKind::Run => {
+            // The ranks next to either end on the rank line, taken as a circle (as `may_extend`).
+            let len = rules.line.len();
+            let ends = [old.roles.first(), old.roles.last()];
+            for end in ends.into_iter().flatten() {
+                let Some(r) = end.stands_for.rank() else {
+                    continue;
+                };
+                for pl in 0..len {
+                    if rules.line[pl].rank == r {
+                        add_rank(&mut mask, rules.line[(pl + 1) % len].rank);
+                        add_rank(&mut mask, rules.line[(pl + len - 1) % len].rank);
+                    }
+                }
+            }
+        }
+    }
+    if rules.twos_wild {
+        for s in Suit::ALL {
+            mask |= bit(Card::new(Rank::Two, s));
+        }
+    }
+    mask
+}
+
 fn extend_set(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Interpretation>) {
     let rank = old.rank.expect("sets have a rank");
     let n = old.roles.len() + 1;
@@ -1169,6 +1218,61 @@ mod tests {
                 "set of 7s and {card}"
             );
         }
+    }
+
+    /// `extenders` is `may_extend` as a mask: the same answer for every card, on sets and runs
+    /// (same-suit and any-suits, near an end of the line and around the corner under
+    /// wrap-around), with twos wild or not.
+    #[test]
+    fn extenders_is_may_extend_for_every_card() {
+        let mut variants = Vec::new();
+        for game in ["push", "cap-it", "six-to-ten"] {
+            let base = load(game, &[]).unwrap().rules;
+            variants.push(base.clone());
+            let mut any = base.clone();
+            any.readings.run_suits = reading::RunSuits::AnySuits;
+            variants.push(any);
+            let mut wrap = base.clone();
+            wrap.wrap_around = true;
+            wrap.refresh();
+            variants.push(wrap);
+        }
+        let melds = [
+            ("5S 6S 7S 8S", MeldKind::Run),
+            ("5S 6H 7D 8C", MeldKind::Run),
+            ("AS 2S 3S 4S", MeldKind::Run),
+            ("JH QH KH AH", MeldKind::Run),
+            ("QH KH AH 2H 3H", MeldKind::Run),
+            ("6D 7D JK 9D", MeldKind::Run),
+            ("JK 7C 8C", MeldKind::Run),
+            ("7S 7H 7D", MeldKind::Set),
+            ("KS KH JK", MeldKind::Set),
+            ("2S 2H 2D", MeldKind::Set),
+        ];
+        let mut checked = 0;
+        for rules in &variants {
+            for (cards, kind) in melds {
+                let q = Query {
+                    cards: parse_cards(cards).unwrap(),
+                    kind: Some(kind),
+                    declared: vec![],
+                };
+                for old in interpret(rules, &q).interpretations {
+                    let mask = extenders(rules, &old);
+                    for card in Card::all() {
+                        assert_eq!(
+                            mask & (1 << card.index()) != 0,
+                            may_extend(rules, &old, card),
+                            "{} {cards} ({}) and {card}",
+                            rules.name,
+                            old.describe()
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 40, "only {checked} interpretations checked");
     }
 
     /// `extend_by_one` answers by itself except for a run that could close the circle under
