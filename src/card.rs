@@ -298,6 +298,11 @@ impl Counts {
         self.0[card.index()]
     }
 
+    /// The count of every card kind, by [`Card::index`].
+    pub fn by_index(&self) -> &[u8; KINDS] {
+        &self.0
+    }
+
     pub fn add(&mut self, card: Card) {
         let slot = &mut self.0[card.index()];
         *slot = slot.saturating_add(1);

@@ -333,36 +333,43 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
 fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     let all_wild = rules.readings.all_wild_melds == reading::AllWildMelds::Allowed;
     let forbid_dup = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
-    let mut wilds = 0usize;
+    // Straight from the counts by card index (suit * 13 + rank number - 1, the joker last): this
+    // runs before most laydown searches, most of which it ends.
+    let counts = hand.by_index();
+    let mut wilds = usize::from(counts[Card::JOKER.index()]);
+    let two = usize::from(Rank::Two.number()) - 1;
+    let two_in_sets = rules.natural_two_in_sets();
     // Usable natural cards per rank and suit, for sets.
     let mut nat = [[0usize; 4]; 13];
-    for (card, k) in hand.iter() {
-        let k = usize::from(k);
-        if rules.is_wild(card) {
-            wilds += k;
-        }
-        if let Some(rank) = card.rank()
-            && set_natural(rules, card)
-        {
-            let suit = card.suit().expect("a ranked card has a suit");
-            nat[usize::from(rank.number()) - 1][suit as usize] += k;
+    for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
+        for (r, &k) in suit.iter().enumerate() {
+            let k = usize::from(k);
+            if r == two && rules.twos_wild {
+                wilds += k;
+                if !two_in_sets {
+                    continue;
+                }
+            }
+            nat[r][si] += k;
         }
     }
     // Runs: per suit (one pool under any-suits), the places a hand card can fill naturally and
     // how many such cards there are. Runs sharing a pool share its cards: together they hold at
     // most the pool's cards, and each at most its best window's places.
     let len = rules.line.len();
+    let two_in_runs = rules.natural_two_in_runs();
     let mut masks = [0u32; 4];
     let mut totals = [0usize; 4];
-    for (si, &suit) in Suit::ALL.iter().enumerate() {
+    for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
         let mut counted = 0u16;
         for (pl, place) in rules.line.iter().enumerate() {
-            let card = Card::new(place.rank, suit);
-            if hand.count(card) > 0 && run_natural_at(rules, pl, card) {
+            let r = usize::from(place.rank.number()) - 1;
+            let k = suit[r];
+            if k > 0 && (r != two || !rules.twos_wild || two_in_runs) {
                 masks[si] |= 1 << pl;
-                if counted & (1 << place.rank.number()) == 0 {
-                    counted |= 1 << place.rank.number();
-                    totals[si] += usize::from(hand.count(card));
+                if counted & (1 << r) == 0 {
+                    counted |= 1 << r;
+                    totals[si] += usize::from(k);
                 }
             }
         }
@@ -395,7 +402,11 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
         }
         run_sizes[i] = n;
         for start in 0..starts {
-            let window = (0..n).fold(0u32, |w, k| w | 1 << ((start + k) % len));
+            let window = if start + n <= len {
+                ((1u32 << n) - 1) << start
+            } else {
+                (0..n).fold(0u32, |w, k| w | 1 << ((start + k) % len))
+            };
             for (p, &pool) in pools.iter().enumerate() {
                 let avail = (pool & window).count_ones() as usize;
                 if avail > 0 || all_wild {
@@ -481,10 +492,14 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
         }
         taken[1] = !twos;
         for _ in 0..m {
-            let Some(r) = (0..13)
-                .filter(|&r| !taken[r])
-                .max_by_key(|&r| (key[r], 13 - r))
-            else {
+            // The first of the best (a plain loop: this runs for most laydown searches).
+            let mut pick = None;
+            for r in 0..13 {
+                if !taken[r] && pick.is_none_or(|p: usize| key[r] > key[p]) {
+                    pick = Some(r);
+                }
+            }
+            let Some(r) = pick else {
                 break;
             };
             taken[r] = true;
