@@ -356,31 +356,45 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     // Runs: per suit (one pool under any-suits), the places a hand card can fill naturally and
     // how many such cards there are. Runs sharing a pool share its cards: together they hold at
     // most the pool's cards, and each at most its best window's places.
+    //
+    // A wild 2 that may stand for itself in a run is already counted among the wilds, so it is
+    // not counted again as a natural (as a wild it could fill its own place anyway); it still
+    // anchors a window where melds need a natural card (`anchors`).
     let len = rules.line.len();
     let two_in_runs = rules.natural_two_in_runs();
     let mut masks = [0u32; 4];
+    let mut anchors = [0u32; 4];
     let mut totals = [0usize; 4];
     for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
         let mut counted = 0u16;
         for (pl, place) in rules.line.iter().enumerate() {
             let r = usize::from(place.rank.number()) - 1;
             let k = suit[r];
-            if k > 0 && (r != two || !rules.twos_wild || two_in_runs) {
-                masks[si] |= 1 << pl;
-                if counted & (1 << r) == 0 {
-                    counted |= 1 << r;
-                    totals[si] += usize::from(k);
+            if k == 0 {
+                continue;
+            }
+            if r == two && rules.twos_wild {
+                if two_in_runs {
+                    anchors[si] |= 1 << pl;
                 }
+                continue;
+            }
+            masks[si] |= 1 << pl;
+            anchors[si] |= 1 << pl;
+            if counted & (1 << r) == 0 {
+                counted |= 1 << r;
+                totals[si] += usize::from(k);
             }
         }
     }
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
     let any = [masks.iter().fold(0, |a, m| a | m)];
+    let any_anchor = [anchors.iter().fold(0, |a, m| a | m)];
     let any_total = [totals.iter().sum::<usize>()];
-    let (pools, pool_totals): (&[u32], &[usize]) = if same_suit {
-        (&masks, &totals)
+    let (pools, pool_anchors, pool_totals): (&[u32], &[u32], &[usize]) = if same_suit {
+        (&masks, &anchors, &totals)
     } else {
-        (&any, &any_total)
+        (&any, &any_anchor, &any_total)
     };
     // The most naturals one window of each run component can take, per pool (`None`: the
     // component cannot lie there).
@@ -409,7 +423,7 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
             };
             for (p, &pool) in pools.iter().enumerate() {
                 let avail = (pool & window).count_ones() as usize;
-                if avail > 0 || all_wild {
+                if pool_anchors[p] & window != 0 || all_wild {
                     best[i][p] = Some(best[i][p].map_or(avail, |b: usize| b.max(avail)));
                 }
             }
@@ -1374,6 +1388,33 @@ mod tests {
         .rules;
         assert!(laydown(&never, &run_of_4, &hand("2S JK JK JK")).is_none());
         assert!(laydown(&never, &run_of_4, &hand("3S JK JK JK")).is_some());
+    }
+
+    /// A wild 2 that may also stand for itself in a run is one card: the quick check counts it
+    /// among the wilds and not again as a natural. Here 2♥ and 2♦ are the only wilds; hearts
+    /// A 4 5 give each window at most two naturals, so two runs of 4 need four wilds. (Counted
+    /// twice, the 2♥ made each window A-4 and 2-5 hold three, and the hand went on to a search.)
+    /// Yet the 2 still anchors a run where every run needs a natural card.
+    #[test]
+    fn a_wild_two_is_not_also_counted_as_a_natural() {
+        use crate::disputes::DisputeId;
+        let rules = load("push", &[]).unwrap().rules;
+        assert!(rules.twos_wild && rules.natural_two_in_runs());
+        let h = hand("3S AH 2H 4H 5H 9H QH 2D AC 6C 8C");
+        assert!(!may_meet(&rules, &[run(4), run(4)], &h));
+        assert!(laydown(&rules, &[run(4), run(4)], &h).is_none());
+        // One more wild makes the count, and the search agrees that it is enough.
+        let h = hand("3S AH 2H 4H 5H 9H QH 2D AC 6C 8C JK JK");
+        assert!(may_meet(&rules, &[run(4), run(4)], &h));
+        assert!(laydown(&rules, &[run(4), run(4)], &h).is_some());
+        // A natural 2♠ and three jokers make A-2-3-4 or 2-3-4-5 even where a meld needs a natural
+        // card: the 2 is the anchor.
+        let anchored = load("push", &[(DisputeId::AllWildMelds, "forbidden".into())])
+            .unwrap()
+            .rules;
+        let h = hand("2S JK JK JK");
+        assert!(may_meet(&anchored, &[run(4)], &h));
+        assert!(laydown(&anchored, &[run(4)], &h).is_some());
     }
 
     #[test]
