@@ -4,11 +4,12 @@
 //! discards its highest-scoring card; `random` picks uniformly among a sample of legal actions.
 //! Both only ever play actions that [`Game::apply`] accepts: they try them on a copy first.
 
-use crate::card::Card;
+use crate::card::{Card, Counts};
 use crate::contract;
 use crate::game::{Action, Event, Game, Stage};
 use crate::meld;
 use crate::rng::Rng;
+use crate::spec::Component;
 
 /// A built-in player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +62,7 @@ fn discards(game: &Game, seat: u8) -> Vec<Action> {
 pub fn choose(bot: Bot, game: &Game, rng: &mut Rng) -> Action {
     let seat = game.turn();
     match bot {
-        Bot::Greedy => greedy(&mut Probe(game), seat),
+        Bot::Greedy => greedy(&mut Probe(game), seat, &mut Memo::default()),
         Bot::Random => random(game, seat, rng),
     }
 }
@@ -108,7 +109,33 @@ impl Trial for Commit<'_> {
     }
 }
 
-fn greedy(t: &mut impl Trial, seat: u8) -> Action {
+/// The greedy player's memory of its last laydown search. It takes the discard when the hand
+/// with it meets the contract, and then lays that hand down: the same search, asked once.
+#[derive(Default)]
+struct Memo {
+    last: Option<(Vec<Component>, Counts, Option<contract::Laydown>)>,
+}
+
+impl Memo {
+    fn laydown(
+        &mut self,
+        game: &Game,
+        comps: &[Component],
+        hand: &Counts,
+    ) -> Option<contract::Laydown> {
+        if let Some((c, h, found)) = &self.last
+            && c.as_slice() == comps
+            && h == hand
+        {
+            return found.clone();
+        }
+        let found = contract::laydown(&game.rules, comps, hand);
+        self.last = Some((comps.to_vec(), hand.clone(), found.clone()));
+        found
+    }
+}
+
+fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
     let game = t.game();
     let si = usize::from(seat);
     let hand = &game.deal.hands[si];
@@ -119,7 +146,7 @@ fn greedy(t: &mut impl Trial, seat: u8) -> Action {
             Some(&top) if !game.deal.progress[si].done => {
                 let mut with = hand.clone();
                 with.add(top);
-                contract::laydown(&game.rules, contract, &with).is_some()
+                memo.laydown(game, contract, &with).is_some()
             }
             Some(&top) => game.rules.is_wild(top),
             None => false,
@@ -165,7 +192,8 @@ fn greedy(t: &mut impl Trial, seat: u8) -> Action {
             }
         }
     }
-    for a in t.game().meld_candidates() {
+    let game = t.game();
+    for a in game.meld_candidates_from(&mut |comps, hand| memo.laydown(game, comps, hand)) {
         if t.try_action(&a) {
             return a;
         }
@@ -230,6 +258,7 @@ pub struct Played {
 /// engine bugs, which tests are meant to find.
 pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
     let mut rng = Rng::new(seed ^ 0x5EED);
+    let mut memo = Memo::default();
     let mut actions = Vec::new();
     let mut events = Vec::new();
     let bound = 200_000;
@@ -246,7 +275,7 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
                     game: &mut game,
                     events: None,
                 };
-                let a = greedy(&mut t, seat);
+                let a = greedy(&mut t, seat, &mut memo);
                 (a, t.events)
             }
             Bot::Random => (random(&game, seat, &mut rng), None),

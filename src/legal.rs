@@ -261,6 +261,15 @@ impl Game {
     /// The candidates of [`Game::meld_options`] before `apply` has judged them: the contract
     /// laydown the search finds, or after the contract one run and one set, each declared.
     pub fn meld_candidates(&self) -> Vec<Action> {
+        self.meld_candidates_from(&mut |comps, hand| contract::laydown(&self.rules, comps, hand))
+    }
+
+    /// [`Game::meld_candidates`] with the laydown search supplied by the caller (a player that
+    /// remembers an answer it already has); `search` must answer as [`contract::laydown`].
+    pub fn meld_candidates_from(
+        &self,
+        search: &mut dyn FnMut(&[Component], &Counts) -> Option<contract::Laydown>,
+    ) -> Vec<Action> {
         if self.is_over() || self.deal.stage != Stage::Play {
             return Vec::new();
         }
@@ -283,7 +292,7 @@ impl Game {
         };
         let mut out = Vec::new();
         for comps in wanted.into_iter().flatten() {
-            let Some(l) = contract::laydown(&self.rules, comps, hand) else {
+            let Some(l) = search(comps, hand) else {
                 continue;
             };
             let mut specs = Vec::new();
