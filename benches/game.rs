@@ -9,6 +9,11 @@ use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 
+/// The same allocator as the `push-rummy` binary, so that these numbers match `push-rummy bench`.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn bench(c: &mut Criterion) {
     let rules = Arc::new(load("push", &[]).unwrap().rules);
     let mut seed = 0u64;

@@ -7,6 +7,11 @@ use push_rummy::meld::{self, Query};
 use push_rummy::rules::load;
 use std::hint::black_box;
 
+/// The same allocator as the `push-rummy` binary, so that these numbers match `push-rummy bench`.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn bench(c: &mut Criterion) {
     let rules = load("push", &[]).unwrap().rules;
     let ms = melds(1024);
