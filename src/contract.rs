@@ -362,27 +362,29 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     // anchors a window where melds need a natural card (`anchors`).
     let len = rules.line.len();
     let two_in_runs = rules.natural_two_in_runs();
+    let r = contract.iter().filter(|c| c.kind == MeldKind::Run).count();
     let mut masks = [0u32; 4];
     let mut anchors = [0u32; 4];
     let mut totals = [0usize; 4];
-    for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
-        let mut counted = 0u16;
+    if r > 0 {
+        // The places of each rank on the line (an ace may have two; a rank may have none).
+        let mut places = [0u32; 13];
         for (pl, place) in rules.line.iter().enumerate() {
-            let r = usize::from(place.rank.number()) - 1;
-            let k = suit[r];
-            if k == 0 {
-                continue;
-            }
-            if r == two && rules.twos_wild {
-                if two_in_runs {
-                    anchors[si] |= 1 << pl;
+            places[usize::from(place.rank.number()) - 1] |= 1 << pl;
+        }
+        for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
+            for (rank, &k) in suit.iter().enumerate() {
+                if k == 0 || places[rank] == 0 {
+                    continue;
                 }
-                continue;
-            }
-            masks[si] |= 1 << pl;
-            anchors[si] |= 1 << pl;
-            if counted & (1 << r) == 0 {
-                counted |= 1 << r;
+                if rank == two && rules.twos_wild {
+                    if two_in_runs {
+                        anchors[si] |= places[rank];
+                    }
+                    continue;
+                }
+                masks[si] |= places[rank];
+                anchors[si] |= places[rank];
                 totals[si] += usize::from(k);
             }
         }
@@ -400,7 +402,6 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     // component cannot lie there).
     let mut best = [[None::<usize>; 4]; 4];
     let mut run_sizes = [0usize; 4];
-    let r = contract.iter().filter(|c| c.kind == MeldKind::Run).count();
     for (i, c) in contract
         .iter()
         .filter(|c| c.kind == MeldKind::Run)
