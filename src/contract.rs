@@ -291,11 +291,12 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
     if total > hand.len() || !may_meet(rules, contract, hand) {
         return None;
     }
-    let sets = set_templates(
-        rules,
-        hand,
-        contract.iter().filter(|c| c.kind == MeldKind::Set).count(),
-    );
+    let set_count = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
+    let sets = if set_count > 0 {
+        set_templates(rules, hand, set_count)
+    } else {
+        Vec::new()
+    };
     let runs = run_templates(rules, hand, contract);
     let mut chosen: Vec<(Component, Template)> = Vec::with_capacity(contract.len());
     let mut out = None;
@@ -309,6 +310,7 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
         hand,
         &mut chosen,
         0,
+        &mut Flow::new(),
         &mut out,
     );
     out.map(|melds| {
@@ -367,11 +369,7 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     let mut anchors = [0u32; 4];
     let mut totals = [0usize; 4];
     if r > 0 {
-        // The places of each rank on the line (an ace may have two; a rank may have none).
-        let mut places = [0u32; 13];
-        for (pl, place) in rules.line.iter().enumerate() {
-            places[usize::from(place.rank.number()) - 1] |= 1 << pl;
-        }
+        let places = rank_places(rules);
         for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
             for (rank, &k) in suit.iter().enumerate() {
                 if k == 0 || places[rank] == 0 {
@@ -417,11 +415,7 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
         }
         run_sizes[i] = n;
         for start in 0..starts {
-            let window = if start + n <= len {
-                ((1u32 << n) - 1) << start
-            } else {
-                (0..n).fold(0u32, |w, k| w | 1 << ((start + k) % len))
-            };
+            let window = window(start, n, len);
             for (p, &pool) in pools.iter().enumerate() {
                 let avail = (pool & window).count_ones() as usize;
                 if pool_anchors[p] & window != 0 || all_wild {
@@ -584,6 +578,26 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     false
 }
 
+/// The places of each rank on the line, as bit masks by place (index: rank number - 1): an ace
+/// may have two, a rank off the line none.
+fn rank_places(rules: &Rules) -> [u32; 13] {
+    let mut places = [0u32; 13];
+    for (pl, place) in rules.line.iter().enumerate() {
+        places[usize::from(place.rank.number()) - 1] |= 1 << pl;
+    }
+    places
+}
+
+/// The places of a run of `n` starting at place `start`, as a bit mask (wrapping past the end of
+/// a line of `len` places).
+fn window(start: usize, n: usize, len: usize) -> u32 {
+    if start + n <= len {
+        ((1u32 << n) - 1) << start
+    } else {
+        (0..n).fold(0u32, |w, k| w | 1 << ((start + k) % len))
+    }
+}
+
 /// Whether `card` can be a natural card in a set of its rank.
 fn set_natural(rules: &Rules, card: Card) -> bool {
     !rules.is_wild(card) || (card.is_two() && rules.natural_two_in_sets())
@@ -648,8 +662,23 @@ fn run_templates(
         .collect();
     sizes.sort_unstable();
     sizes.dedup();
+    if sizes.is_empty() {
+        return vec![Vec::new()];
+    }
     let len = rules.line.len();
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
+    // Per suit, the places a card of the hand can fill naturally (`run_natural_at`).
+    let places = rank_places(rules);
+    let two = usize::from(Rank::Two.number()) - 1;
+    let twos_natural = !rules.twos_wild || rules.natural_two_in_runs();
+    let mut natural = [0u32; 4];
+    for (si, suit) in hand.by_index()[..52].chunks_exact(13).enumerate() {
+        for (rank, &k) in suit.iter().enumerate() {
+            if k > 0 && (rank != two || twos_natural) {
+                natural[si] |= places[rank];
+            }
+        }
+    }
     let mut out = vec![Vec::new(); usize::from(sizes.last().copied().unwrap_or(0)) + 1];
     for &n in &sizes {
         let n = usize::from(n);
@@ -665,18 +694,13 @@ fn run_templates(
         let mut with = Vec::new();
         let mut without = Vec::new();
         for suit in suits {
+            let fillable = match suit {
+                Some(s) => natural[s as usize],
+                None => natural.iter().fold(0, |a, m| a | m),
+            };
             for start in 0..starts {
-                let mut avail = 0;
-                for i in 0..n {
-                    let pl = (start + i) % len;
-                    let cands = place_cards(rules.line[pl].rank, suit);
-                    if cands
-                        .clone()
-                        .any(|c| hand.count(c) > 0 && run_natural_at(rules, pl, c))
-                    {
-                        avail += 1;
-                    }
-                }
+                // The places of the window the hand can fill naturally.
+                let avail = (fillable & window(start, n, len)).count_ones() as usize;
                 let t = Template::Run { suit, start };
                 if avail > 0 {
                     with.push((t, avail));
@@ -705,13 +729,14 @@ fn choose(
     hand: &Counts,
     chosen: &mut Vec<(Component, Template)>,
     bound: usize,
+    g: &mut Flow,
     out: &mut Option<Vec<(Component, Vec<Card>)>>,
 ) {
     if out.is_some() {
         return;
     }
     if k == order.len() {
-        *out = fill_with_palettes(rules, hand, chosen);
+        *out = fill_with_palettes(rules, hand, chosen, g);
         return;
     }
     let comp = contract[order[k]];
@@ -751,6 +776,7 @@ fn choose(
             hand,
             chosen,
             bound + here,
+            g,
             out,
         );
         chosen.pop();
@@ -850,14 +876,23 @@ struct Flow {
 const NONE: usize = usize::MAX;
 
 impl Flow {
-    fn new(n: usize) -> Flow {
+    fn new() -> Flow {
         Flow {
-            first: vec![NONE; n],
+            first: Vec::with_capacity(64),
             next: Vec::with_capacity(128),
             to: Vec::with_capacity(128),
             cap: Vec::with_capacity(128),
-            seen: Vec::new(),
+            seen: Vec::with_capacity(64),
         }
+    }
+
+    /// Empties the network for another with `n` nodes and no edges, keeping the space.
+    fn reset(&mut self, n: usize) {
+        self.first.clear();
+        self.first.resize(n, NONE);
+        self.next.clear();
+        self.to.clear();
+        self.cap.clear();
     }
 
     fn node(&mut self) -> usize {
@@ -936,6 +971,7 @@ fn fill_with_palettes(
     rules: &Rules,
     hand: &Counts,
     chosen: &[(Component, Template)],
+    g: &mut Flow,
 ) -> Option<Vec<(Component, Vec<Card>)>> {
     let runs: Vec<usize> = (0..chosen.len())
         .filter(|&i| matches!(chosen[i].1, Template::Run { suit: None, .. }))
@@ -943,7 +979,7 @@ fn fill_with_palettes(
     let split =
         rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::Forbidden;
     if !split || runs.len() < 2 {
-        return fill(rules, hand, chosen, None);
+        return fill(rules, hand, chosen, None, g);
     }
     let r = runs.len();
     for code in 0..r.pow(4) {
@@ -953,7 +989,7 @@ fn fill_with_palettes(
             *slot = runs[c % r];
             c /= r;
         }
-        if let Some(m) = fill(rules, hand, chosen, Some(&palette)) {
+        if let Some(m) = fill(rules, hand, chosen, Some(&palette), g) {
             return Some(m);
         }
     }
@@ -961,18 +997,20 @@ fn fill_with_palettes(
 }
 
 /// Decides whether the hand fills every chosen template at once, and if so builds the melds.
-/// `palette[s]`, when given, is the one template whose natural cards may be of suit `s`.
+/// `palette[s]`, when given, is the one template whose natural cards may be of suit `s`. `g` is
+/// scratch space, reused by every network of one search.
 fn fill(
     rules: &Rules,
     hand: &Counts,
     chosen: &[(Component, Template)],
     palette: Option<&[usize; 4]>,
+    g: &mut Flow,
 ) -> Option<Vec<(Component, Vec<Card>)>> {
     let anchored = rules.readings.all_wild_melds == reading::AllWildMelds::Forbidden;
     let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
     let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
     let len = rules.line.len();
-    let mut g = Flow::new(2);
+    g.reset(2);
     let (src, sink) = (0, 1);
     let pool = g.node();
     let jokers = g.node();
@@ -980,24 +1018,24 @@ fn fill(
     g.edge(src, jokers, jk as i32);
     g.edge(jokers, pool, jk as i32);
     // Supply nodes for the cards in hand (created on demand).
-    let mut supply: Vec<Option<usize>> = vec![None; crate::card::KINDS];
+    let mut supply = [NONE; crate::card::KINDS];
     let mut supply_node = |g: &mut Flow, c: Card| -> usize {
-        if let Some(n) = supply[c.index()] {
-            return n;
+        if supply[c.index()] != NONE {
+            return supply[c.index()];
         }
         let n = g.node();
         g.edge(src, n, i32::from(hand.count(c)));
         if rules.is_wild(c) && !c.is_joker() {
             g.edge(n, pool, i32::from(hand.count(c)));
         }
-        supply[c.index()] = Some(n);
+        supply[c.index()] = n;
         n
     };
     // Wild-capable twos feed the pool even when no template names them.
     for s in Suit::ALL {
         let two = Card::new(Rank::Two, s);
         if rules.is_wild(two) && hand.count(two) > 0 {
-            supply_node(&mut g, two);
+            supply_node(g, two);
         }
     }
     // Per template: natural edges (kind, edge) and wild edges, for reading the flow back.
@@ -1032,7 +1070,7 @@ fn fill(
                     if hand.count(c) == 0 || !set_natural(rules, c) {
                         continue;
                     }
-                    let from = supply_node(&mut g, c);
+                    let from = supply_node(g, c);
                     let cap = if forbid { 1 } else { n };
                     let e = g.edge(from, node_nat, cap);
                     naturals.push((c, e));
@@ -1052,7 +1090,7 @@ fn fill(
                             _ => true,
                         };
                         if in_palette && hand.count(c) > 0 && run_natural_at(rules, pl, c) {
-                            let from = supply_node(&mut g, c);
+                            let from = supply_node(g, c);
                             let e = g.edge(from, slot, 1);
                             naturals.push((c, e));
                         }
@@ -1080,7 +1118,8 @@ fn fill(
     for s in Suit::ALL {
         let two = Card::new(Rank::Two, s);
         if rules.is_wild(two) && hand.count(two) > 0 {
-            let node = supply[two.index()].expect("made above");
+            let node = supply[two.index()];
+            debug_assert_ne!(node, NONE, "made above");
             let to_pool = g.find(node, pool).map_or(0, |e| g.flow_on(e));
             wild_left.push((two, to_pool));
         }
