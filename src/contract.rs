@@ -298,22 +298,24 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
         Vec::new()
     };
     let runs = run_templates(rules, hand, contract);
-    let mut chosen: Vec<(Component, Template)> = Vec::with_capacity(contract.len());
-    let mut out = None;
-    choose(
+    let search = Search {
         rules,
         contract,
-        &order,
-        0,
-        &sets,
-        &runs,
+        order: &order,
+        sets: &sets,
+        runs: &runs,
         hand,
-        &mut chosen,
-        0,
-        &mut Flow::new(),
-        &mut out,
-    );
-    out.map(|melds| {
+        wilds: wilds_in(rules, hand),
+        pool_naturals: pool_naturals(rules, hand),
+    };
+    let mut state = State {
+        chosen: Vec::with_capacity(contract.len()),
+        avails: Vec::with_capacity(contract.len()),
+        flow: Flow::new(),
+        out: None,
+    };
+    choose(&search, 0, 0, &mut state);
+    state.out.map(|melds| {
         // Back to contract order.
         let mut v: Vec<(usize, (Component, Vec<Card>))> =
             order.iter().copied().zip(melds).collect();
@@ -718,69 +720,71 @@ fn run_templates(
     out
 }
 
-#[allow(clippy::too_many_arguments)]
-fn choose(
-    rules: &Rules,
-    contract: &[Component],
-    order: &[usize],
-    k: usize,
-    sets: &[(Template, usize)],
-    runs: &[Vec<(Template, usize)>],
-    hand: &Counts,
-    chosen: &mut Vec<(Component, Template)>,
-    bound: usize,
-    g: &mut Flow,
-    out: &mut Option<Vec<(Component, Vec<Card>)>>,
-) {
-    if out.is_some() {
+/// What one laydown search works from: the same at every step of [`choose`].
+struct Search<'a> {
+    rules: &'a Rules,
+    contract: &'a [Component],
+    /// The contract's components in the order they are chosen.
+    order: &'a [usize],
+    sets: &'a [(Template, usize)],
+    /// Run templates by run size.
+    runs: &'a [Vec<(Template, usize)>],
+    hand: &'a Counts,
+    wilds: usize,
+    /// The natural cards of each pool of runs (a suit, or index 4: every suit, for any-suits
+    /// runs) that some place of the line can take: runs of one pool share them.
+    pool_naturals: [usize; 5],
+}
+
+/// What [`choose`] changes as it goes: the templates chosen so far (with the places each could
+/// fill naturally), the flow network's space, and the laydown once found.
+struct State {
+    chosen: Vec<(Component, Template)>,
+    avails: Vec<usize>,
+    flow: Flow,
+    out: Option<Vec<(Component, Vec<Card>)>>,
+}
+
+fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
+    if st.out.is_some() {
         return;
     }
-    if k == order.len() {
-        *out = fill_with_palettes(rules, hand, chosen, g);
+    if k == s.order.len() {
+        st.out = fill_with_palettes(s.rules, s.hand, &st.chosen, &mut st.flow);
         return;
     }
-    let comp = contract[order[k]];
+    let comp = s.contract[s.order[k]];
     let list: &[(Template, usize)] = match comp.kind {
-        MeldKind::Set => sets,
-        MeldKind::Run => &runs[usize::from(comp.size)],
+        MeldKind::Set => s.sets,
+        MeldKind::Run => &s.runs[usize::from(comp.size)],
     };
     // Equal components take templates in non-decreasing list order, so each choice is tried once.
-    let min_idx = match chosen.last() {
+    let min_idx = match st.chosen.last() {
         Some((prev, t)) if *prev == comp => list.iter().position(|(x, _)| x == t).unwrap_or(0),
         _ => 0,
     };
-    let wild_count = wilds_in(rules, hand);
     for (t, avail) in list.iter().skip(min_idx) {
-        if !template_allowed(rules, comp, t, chosen) {
+        if !template_allowed(s.rules, comp, t, &st.chosen) {
             continue;
         }
-        // Cheap bound: the wilds needed if each template had its naturals to itself. `bound`
-        // carries the naturals the chosen templates could take at most.
-        let need: usize = chosen
+        // Cheap bound: the wilds needed if the templates had only the naturals they could hold.
+        // `bound` carries the naturals the chosen templates could take at most.
+        let need: usize = st
+            .chosen
             .iter()
             .map(|(c, _)| usize::from(c.size))
             .sum::<usize>()
             + usize::from(comp.size);
-        let here = naturals_alone(rules, hand, comp, t, *avail);
-        if need > bound + here + wild_count {
+        let here = naturals_added(s, comp, t, *avail, st);
+        if need > bound + here + s.wilds {
             continue;
         }
-        chosen.push((comp, t.clone()));
-        choose(
-            rules,
-            contract,
-            order,
-            k + 1,
-            sets,
-            runs,
-            hand,
-            chosen,
-            bound + here,
-            g,
-            out,
-        );
-        chosen.pop();
-        if out.is_some() {
+        st.chosen.push((comp, t.clone()));
+        st.avails.push(*avail);
+        choose(s, k + 1, bound + here, st);
+        st.chosen.pop();
+        st.avails.pop();
+        if st.out.is_some() {
             return;
         }
     }
@@ -793,27 +797,70 @@ fn wilds_in(rules: &Rules, hand: &Counts) -> usize {
         .sum()
 }
 
-/// The most natural cards template `t` could hold on its own: for a set, the usable copies of its
-/// rank; for a run, the places for which the hand has a natural card (`avail`).
-fn naturals_alone(rules: &Rules, hand: &Counts, c: Component, t: &Template, avail: usize) -> usize {
+/// The most natural cards template `t` adds to what the templates chosen so far could hold. A run
+/// holds at most the places of its window the hand can fill naturally (`avail`), and runs of one
+/// pool together at most the pool's natural cards. Sets of one rank share its cards: `j` of them
+/// hold at most its usable copies, and where suits may not repeat at most `j` of each suit. An
+/// upper bound, so a branch it prunes has no laydown.
+fn naturals_added(s: &Search, c: Component, t: &Template, avail: usize, st: &State) -> usize {
     let n = usize::from(c.size);
     match t {
         Template::Set { rank } => {
             let forbid =
-                rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
-            let a: usize = Suit::ALL
+                s.rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+            let usable = |j: usize| -> usize {
+                Suit::ALL
+                    .iter()
+                    .map(|&suit| Card::new(*rank, suit))
+                    .filter(|&card| set_natural(s.rules, card))
+                    .map(|card| {
+                        let k = usize::from(s.hand.count(card));
+                        if forbid { k.min(j) } else { k }
+                    })
+                    .sum()
+            };
+            let (j, sizes) = st
+                .chosen
                 .iter()
-                .map(|&s| Card::new(*rank, s))
-                .filter(|&card| set_natural(rules, card))
-                .map(|card| {
-                    let k = usize::from(hand.count(card));
-                    if forbid { k.min(1) } else { k }
-                })
-                .sum();
-            a.min(n)
+                .filter(|(_, x)| x == t)
+                .fold((0, 0), |(j, sizes), (pc, _)| {
+                    (j + 1, sizes + usize::from(pc.size))
+                });
+            usable(j + 1).min(sizes + n) - usable(j).min(sizes)
         }
-        Template::Run { .. } => avail.min(n),
+        Template::Run { suit, .. } => {
+            let pool = suit.map_or(4, |x| x as usize);
+            let before: usize = st
+                .chosen
+                .iter()
+                .zip(&st.avails)
+                .filter(
+                    |((_, x), _)| matches!(x, Template::Run { suit: other, .. } if other == suit),
+                )
+                .map(|((pc, _), &a)| a.min(usize::from(pc.size)))
+                .sum();
+            let cap = s.pool_naturals[pool];
+            (before + avail.min(n)).min(cap) - before.min(cap)
+        }
     }
+}
+
+/// [`Search::pool_naturals`]: per suit, then for all suits together, the natural cards whose rank
+/// has a place on the line (counted once, though an ace may have two places).
+fn pool_naturals(rules: &Rules, hand: &Counts) -> [usize; 5] {
+    let places = rank_places(rules);
+    let two = usize::from(Rank::Two.number()) - 1;
+    let twos_natural = !rules.twos_wild || rules.natural_two_in_runs();
+    let mut out = [0usize; 5];
+    for (si, suit) in hand.by_index()[..52].chunks_exact(13).enumerate() {
+        for (rank, &k) in suit.iter().enumerate() {
+            if places[rank] != 0 && (rank != two || twos_natural) {
+                out[si] += usize::from(k);
+            }
+        }
+        out[4] += out[si];
+    }
+    out
 }
 
 fn template_allowed(
@@ -930,17 +977,20 @@ impl Flow {
         None
     }
 
-    fn max_flow(&mut self, s: usize, t: usize) -> i32 {
+    /// The largest flow from `s` to `t`, or `limit` as soon as that much flows (no search for a
+    /// path that cannot be needed).
+    fn max_flow(&mut self, s: usize, t: usize, limit: i32) -> i32 {
         let mut total = 0;
-        loop {
+        while total < limit {
             self.seen.clear();
             self.seen.resize(self.first.len(), false);
-            let f = self.augment(s, t, i32::MAX);
+            let f = self.augment(s, t, limit - total);
             if f == 0 {
                 return total;
             }
             total += f;
         }
+        total
     }
 
     fn augment(&mut self, u: usize, t: usize, f: i32) -> i32 {
@@ -1109,7 +1159,7 @@ fn fill(
             joker_only,
         });
     }
-    if g.max_flow(src, sink) != demand {
+    if g.max_flow(src, sink, demand) != demand {
         return None;
     }
     // Read the flow back into cards. Wilds: jokers for joker-only templates first, then twos and
