@@ -186,3 +186,34 @@ fn every_reading_of_every_dispute_plays_to_the_end() {
         }
     }
 }
+
+/// `bots::play` (which lets the greedy player try its candidates with `apply` itself and remember
+/// its last laydown search) plays the same games as asking `bots::choose` (which checks with
+/// `accepts` and remembers nothing) and applying its answer: the same actions, the same events,
+/// the same scores, under every built-in rule set and with random players mixed in.
+#[test]
+fn play_plays_the_games_that_choose_and_apply_play() {
+    for (name, _, _) in BUILT_IN {
+        let rules = Arc::new(load(name, &[]).unwrap().rules);
+        let span = u64::from(rules.players.1 - rules.players.0 + 1);
+        for seed in 0..games(24, 4) {
+            let players = rules.players.0 + (seed % span) as u8;
+            let lineup = LINEUPS[(seed % LINEUPS.len() as u64) as usize];
+            let new = || Game::new(rules.clone(), players, 0, seed, vec![]).unwrap();
+            let played = bots::play(new(), lineup, seed, false);
+            let mut game = new();
+            let mut rng = Rng::new(seed ^ 0x5EED);
+            let (mut actions, mut events) = (Vec::new(), Vec::new());
+            while !game.is_over() {
+                let seat = game.turn();
+                let bot = lineup[usize::from(seat) % lineup.len()];
+                let a = bots::choose(bot, &game, &mut rng);
+                events.extend(game.apply(seat, &a).unwrap());
+                actions.push((seat, a));
+            }
+            assert_eq!(played.actions, actions, "{name} seed {seed}: actions");
+            assert_eq!(played.events, events, "{name} seed {seed}: events");
+            assert_eq!(played.game.totals, game.totals, "{name} seed {seed}");
+        }
+    }
+}
