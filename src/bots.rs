@@ -2,7 +2,10 @@
 //!
 //! `greedy` meets its contract as early as it can, lays off, rescues, melds what else it can and
 //! discards its highest-scoring card; `random` picks uniformly among a sample of legal actions.
-//! Both only ever play actions that [`Game::apply`] accepts: they try them on a copy first.
+//! Both only ever play actions that [`Game::apply`] accepts. [`choose`] asks [`Game::accepts`];
+//! [`play`] lets the greedy player try its candidates with `apply` itself, in the same order (a
+//! refused action leaves the game as it was), and remember its last laydown search, so it plays
+//! the same games faster (`tests/games.rs` compares the two).
 
 use crate::card::{Card, Counts};
 use crate::contract;
