@@ -297,7 +297,8 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
     } else {
         Vec::new()
     };
-    let runs = run_templates(rules, hand, contract);
+    let naturals = run_naturals(rules, hand);
+    let runs = run_templates(rules, &naturals.places, contract);
     let search = Search {
         rules,
         contract,
@@ -306,7 +307,7 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
         runs: &runs,
         hand,
         wilds: wilds_in(rules, hand),
-        pool_naturals: pool_naturals(rules, hand),
+        pool_naturals: naturals.cards,
     };
     let mut state = State {
         chosen: Vec::with_capacity(contract.len()),
@@ -653,7 +654,7 @@ fn place_cards(rank: Rank, suit: Option<Suit>) -> impl Iterator<Item = Card> + C
 
 fn run_templates(
     rules: &Rules,
-    hand: &Counts,
+    natural: &[u32; 4],
     contract: &[Component],
 ) -> Vec<Vec<(Template, usize)>> {
     // Templates per run size used in the contract (indexed by position in `sizes`).
@@ -669,18 +670,6 @@ fn run_templates(
     }
     let len = rules.line.len();
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
-    // Per suit, the places a card of the hand can fill naturally (`run_natural_at`).
-    let places = rank_places(rules);
-    let two = usize::from(Rank::Two.number()) - 1;
-    let twos_natural = !rules.twos_wild || rules.natural_two_in_runs();
-    let mut natural = [0u32; 4];
-    for (si, suit) in hand.by_index()[..52].chunks_exact(13).enumerate() {
-        for (rank, &k) in suit.iter().enumerate() {
-            if k > 0 && (rank != two || twos_natural) {
-                natural[si] |= places[rank];
-            }
-        }
-    }
     let mut out = vec![Vec::new(); usize::from(sizes.last().copied().unwrap_or(0)) + 1];
     for &n in &sizes {
         let n = usize::from(n);
@@ -845,20 +834,31 @@ fn naturals_added(s: &Search, c: Component, t: &Template, avail: usize, st: &Sta
     }
 }
 
-/// [`Search::pool_naturals`]: per suit, then for all suits together, the natural cards whose rank
-/// has a place on the line (counted once, though an ace may have two places).
-fn pool_naturals(rules: &Rules, hand: &Counts) -> [usize; 5] {
+/// The cards of a hand that can stand naturally in runs (`run_natural_at`).
+struct RunNaturals {
+    /// Per suit, the places of the line they can fill.
+    places: [u32; 4],
+    /// Per suit, then (index 4) for all suits together, how many there are: each card once,
+    /// though an ace may have two places.
+    cards: [usize; 5],
+}
+
+fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
     let places = rank_places(rules);
     let two = usize::from(Rank::Two.number()) - 1;
     let twos_natural = !rules.twos_wild || rules.natural_two_in_runs();
-    let mut out = [0usize; 5];
+    let mut out = RunNaturals {
+        places: [0; 4],
+        cards: [0; 5],
+    };
     for (si, suit) in hand.by_index()[..52].chunks_exact(13).enumerate() {
         for (rank, &k) in suit.iter().enumerate() {
-            if places[rank] != 0 && (rank != two || twos_natural) {
-                out[si] += usize::from(k);
+            if k > 0 && places[rank] != 0 && (rank != two || twos_natural) {
+                out.places[si] |= places[rank];
+                out.cards[si] += usize::from(k);
             }
         }
-        out[4] += out[si];
+        out.cards[4] += out.cards[si];
     }
     out
 }
