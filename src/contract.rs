@@ -1507,6 +1507,26 @@ mod tests {
         assert!(laydown(&anchored, &[run(4)], &h).is_some());
     }
 
+    /// Where runs may mix suits the suits' anchors are pooled: two fives of different suits
+    /// anchor the same place, once. 5♠ with two jokers is a run of three where every meld needs a
+    /// natural card (the 5♥ stays in hand).
+    #[test]
+    fn anchors_of_two_suits_at_one_place_pool() {
+        use crate::disputes::DisputeId;
+        let mixed = load(
+            "push",
+            &[
+                (DisputeId::AllWildMelds, "forbidden".into()),
+                (DisputeId::RunSuits, "any-suits".into()),
+            ],
+        )
+        .unwrap()
+        .rules;
+        let h = hand("5S 5H JK JK");
+        assert!(may_meet(&mixed, &[run(3)], &h));
+        assert!(laydown(&mixed, &[run(3)], &h).is_some());
+    }
+
     #[test]
     fn the_longest_run_five_runs_and_a_shared_ace_are_judged() {
         for name in ["push", "cap-it", "six-to-ten"] {
