@@ -1507,6 +1507,38 @@ mod tests {
         assert!(laydown(&anchored, &[run(4)], &h).is_some());
     }
 
+    /// A run's natural cards: a 2 is one where twos may stand for themselves in runs (Push), and
+    /// not where they are always wild (`natural-twos=never`); an ace has two places on Push's line
+    /// but is one card; a rank off the line (the 2 where it is not in sequence) is none.
+    #[test]
+    fn run_naturals_count_twos_only_where_they_may_be_natural() {
+        use crate::disputes::DisputeId;
+        let push = load("push", &[]).unwrap().rules;
+        let never = load("push", &[(DisputeId::NaturalTwos, "never".into())])
+            .unwrap()
+            .rules;
+        let h = hand("AS 2S 3S 4S 9H");
+        let place = |rules: &Rules, rank: Rank| rank_places(rules)[usize::from(rank.number()) - 1];
+        let n = run_naturals(&push, &h);
+        assert_eq!(
+            n.places[0],
+            place(&push, Rank::Ace)
+                | place(&push, Rank::Two)
+                | place(&push, Rank::Three)
+                | place(&push, Rank::Four)
+        );
+        assert_eq!(place(&push, Rank::Ace).count_ones(), 2);
+        assert_eq!(n.cards, [4, 1, 0, 0, 5]);
+        let n = run_naturals(&never, &h);
+        assert_eq!(n.places[0] & place(&never, Rank::Two), 0);
+        assert_eq!(n.cards, [3, 1, 0, 0, 4]);
+        let mut off = push.clone();
+        off.two_in_sequence = false;
+        off.refresh();
+        assert_eq!(place(&off, Rank::Two), 0);
+        assert_eq!(run_naturals(&off, &h).cards, [3, 1, 0, 0, 4]);
+    }
+
     /// Where runs may mix suits the suits' anchors are pooled: two fives of different suits
     /// anchor the same place, once. 5♠ with two jokers is a run of three where every meld needs a
     /// natural card (the 5♥ stays in hand).
