@@ -1507,6 +1507,91 @@ mod tests {
         assert!(laydown(&anchored, &[run(4)], &h).is_some());
     }
 
+    /// The pruning bound counts shared cards once. Push forbids repeated suits in a set: a first
+    /// set of 3 sevens can hold three of 7♠ 7♠ 7♥ 7♦, a second only the other 7♠. Two runs in
+    /// spades share the suit's natural cards: 3♠ 4♠ 5♠ 6♠ give two windows of four at most four
+    /// between them. Where suits may repeat, the second set gets the fourth seven too.
+    #[test]
+    fn the_pruning_bound_counts_shared_cards_once() {
+        use crate::disputes::DisputeId;
+        let bound = |rules: &Rules,
+                     h: &Counts,
+                     chosen: &[(Component, Template, usize)],
+                     c: Component,
+                     t: Template,
+                     avail: usize| {
+            let s = Search {
+                rules,
+                contract: &[],
+                order: &[],
+                sets: &[],
+                runs: &[],
+                hand: h,
+                wilds: 0,
+                pool_naturals: run_naturals(rules, h).cards,
+            };
+            let st = State {
+                chosen: chosen.iter().map(|(c, t, _)| (*c, t.clone())).collect(),
+                avails: chosen.iter().map(|(_, _, a)| *a).collect(),
+                flow: Flow::new(),
+                out: None,
+            };
+            naturals_added(&s, c, &t, avail, &st)
+        };
+        let push = load("push", &[]).unwrap().rules;
+        let sevens = hand("7S 7S 7H 7D");
+        let set7 = Template::Set { rank: Rank::Seven };
+        assert_eq!(bound(&push, &sevens, &[], set(3), set7.clone(), 4), 3);
+        assert_eq!(
+            bound(
+                &push,
+                &sevens,
+                &[(set(3), set7.clone(), 4)],
+                set(3),
+                set7.clone(),
+                4
+            ),
+            1
+        );
+        let repeat = load("push", &[(DisputeId::SetDuplicateSuits, "allowed".into())])
+            .unwrap()
+            .rules;
+        assert_eq!(
+            bound(
+                &repeat,
+                &sevens,
+                &[(set(3), set7.clone(), 4)],
+                set(3),
+                set7.clone(),
+                4
+            ),
+            1
+        );
+        assert_eq!(bound(&repeat, &sevens, &[], set(3), set7, 4), 3);
+        let spades = hand("3S 4S 5S 6S 9H");
+        let low = Template::Run {
+            suit: Some(Suit::Spades),
+            start: 2,
+        };
+        let high = Template::Run {
+            suit: Some(Suit::Spades),
+            start: 4,
+        };
+        let hearts = Template::Run {
+            suit: Some(Suit::Hearts),
+            start: 7,
+        };
+        assert_eq!(bound(&push, &spades, &[], run(4), low.clone(), 4), 4);
+        assert_eq!(
+            bound(&push, &spades, &[(run(4), low.clone(), 4)], run(4), high, 2),
+            0
+        );
+        assert_eq!(
+            bound(&push, &spades, &[(run(4), low, 4)], run(4), hearts, 1),
+            1
+        );
+    }
+
     /// A run's natural cards: a 2 is one where twos may stand for themselves in runs (Push), and
     /// not where they are always wild (`natural-twos=never`); an ace has two places on Push's line
     /// but is one card; a rank off the line (the 2 where it is not in sequence) is none.
