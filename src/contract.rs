@@ -977,14 +977,14 @@ impl Flow {
         None
     }
 
-    /// The largest flow from `s` to `t`, or `limit` as soon as that much flows (no search for a
-    /// path that cannot be needed).
+    /// The largest flow from `s` to `t`, stopping once `limit` flows: no last search for a path
+    /// that cannot be needed (a network of `fill` carries at most its demand, the limit).
     fn max_flow(&mut self, s: usize, t: usize, limit: i32) -> i32 {
         let mut total = 0;
         while total < limit {
             self.seen.clear();
             self.seen.resize(self.first.len(), false);
-            let f = self.augment(s, t, limit - total);
+            let f = self.augment(s, t, i32::MAX);
             if f == 0 {
                 return total;
             }
