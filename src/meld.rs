@@ -892,12 +892,9 @@ fn may_extend(rules: &Rules, old: &Interpretation, card: Card) -> bool {
 }
 
 /// The card kinds that may extend `old` by one card, as a bit mask by [`Card::index`]: exactly
-/// the cards that pass `may_extend` (none once `old` is as long as a meld may be). A caller
-/// trying every card of a hand on every meld skips the pairs outside it without asking.
+/// the cards that pass `may_extend`. A caller trying every card of a hand on every meld skips
+/// the pairs outside it without asking.
 pub fn extenders(rules: &Rules, old: &Interpretation) -> u64 {
-    if old.roles.len() + 1 > MAX_MELD_CARDS {
-        return 0;
-    }
     let bit = |card: Card| 1u64 << card.index();
     let mut mask = bit(Card::JOKER);
     let suits: &[Suit] = match (old.kind, old.suit) {
