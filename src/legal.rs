@@ -154,9 +154,12 @@ impl Game {
                         }
                     };
                     for natural in naturals {
+                        // Only where the natural can take the wild's place (`apply` refuses the
+                        // rest: a suit a set already has, a place the card is not natural in).
                         if hand.count(natural) > 0
                             && r.stands_for_matches(natural)
                             && !pairs.contains(&(natural, r.card))
+                            && !meld::rescue_in(&self.rules, i, r.card, natural).is_empty()
                         {
                             pairs.push((natural, r.card));
                         }
