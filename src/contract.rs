@@ -1213,6 +1213,18 @@ mod tests {
         Counts::from_cards(&parse_cards(s).unwrap())
     }
 
+    /// The quick check lets the hand through and the search finds a laydown.
+    fn assert_met(rules: &Rules, contract: &[Component], h: &Counts, what: &str) {
+        assert!(
+            may_meet(rules, contract, h),
+            "quick check: {what} {contract:?}"
+        );
+        assert!(
+            laydown(rules, contract, h).is_some(),
+            "search: {what} {contract:?}"
+        );
+    }
+
     fn set(size: u8) -> Component {
         Component {
             kind: MeldKind::Set,
@@ -1425,8 +1437,7 @@ mod tests {
         let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
         let contract = [set(3), set(4)];
         let h = hand("7S 7H 7D 9S 9H 9D 9C");
-        assert!(may_meet(&rules, &contract, &h));
-        assert!(laydown(&rules, &contract, &h).is_some());
+        assert_met(&rules, &contract, &h, "");
         assert!(laydown(&rules, &contract, &hand("7S JK JK JK JK 2C 2D")).is_none());
     }
 
@@ -1435,8 +1446,7 @@ mod tests {
         let rules = load("push", &[]).unwrap().rules;
         let h = hand("7S 7H 7D 7C 9S 9H 9D");
         for contract in [[set(4), set(3)], [set(3), set(4)]] {
-            assert!(may_meet(&rules, &contract, &h), "{contract:?}");
-            assert!(laydown(&rules, &contract, &h).is_some(), "{contract:?}");
+            assert_met(&rules, &contract, &h, "");
         }
     }
 
@@ -1446,13 +1456,11 @@ mod tests {
         let rules = load("push", &[]).unwrap().rules;
         // An all-wild set (allowed in Push) beside a natural one.
         let h = hand("7S 7H 7D JK JK 2C");
-        assert!(may_meet(&rules, &[set(3), set(3)], &h));
-        assert!(laydown(&rules, &[set(3), set(3)], &h).is_some());
+        assert_met(&rules, &[set(3), set(3)], &h, "");
         // The same where two sets may not share a rank: the wild set takes a rank of its own.
         let id = DisputeId::from_id("same-rank-sets").unwrap();
         let distinct = load("push", &[(id, "forbidden".into())]).unwrap().rules;
-        assert!(may_meet(&distinct, &[set(3), set(3)], &h));
-        assert!(laydown(&distinct, &[set(3), set(3)], &h).is_some());
+        assert_met(&distinct, &[set(3), set(3)], &h, "");
         // Two twos are two wild cards, not a pair: no set of three.
         assert!(!may_meet(&rules, &[set(3)], &hand("2S 2H")));
         // Where all-wild melds are forbidden, three twos (wild in sets) make no set.
@@ -1495,16 +1503,14 @@ mod tests {
         assert!(laydown(&rules, &[run(4), run(4)], &h).is_none());
         // One more wild makes the count, and the search agrees that it is enough.
         let h = hand("3S AH 2H 4H 5H 9H QH 2D AC 6C 8C JK JK");
-        assert!(may_meet(&rules, &[run(4), run(4)], &h));
-        assert!(laydown(&rules, &[run(4), run(4)], &h).is_some());
+        assert_met(&rules, &[run(4), run(4)], &h, "");
         // A natural 2♠ and three jokers make A-2-3-4 or 2-3-4-5 even where a meld needs a natural
         // card: the 2 is the anchor.
         let anchored = load("push", &[(DisputeId::AllWildMelds, "forbidden".into())])
             .unwrap()
             .rules;
         let h = hand("2S JK JK JK");
-        assert!(may_meet(&anchored, &[run(4)], &h));
-        assert!(laydown(&anchored, &[run(4)], &h).is_some());
+        assert_met(&anchored, &[run(4)], &h, "");
     }
 
     /// The pruning bound counts shared cards once. Push forbids repeated suits in a set: a first
@@ -1640,8 +1646,7 @@ mod tests {
         .unwrap()
         .rules;
         let h = hand("5S 5H JK JK");
-        assert!(may_meet(&mixed, &[run(3)], &h));
-        assert!(laydown(&mixed, &[run(3)], &h).is_some());
+        assert_met(&mixed, &[run(3)], &h, "");
     }
 
     #[test]
@@ -1655,8 +1660,7 @@ mod tests {
                 .map(|&r| Card::new(r, Suit::Spades))
                 .collect();
             let h = Counts::from_cards(&suit);
-            assert!(may_meet(&rules, &longest, &h), "{name}");
-            assert!(laydown(&rules, &longest, &h).is_some(), "{name}");
+            assert_met(&rules, &longest, &h, name);
             // Five runs of three from a hand with no two neighbouring cards of a suit.
             let five = vec![run(3); 5];
             let h = hand("AS 5H 9D KC 3S 7H JD 6C");
@@ -1668,8 +1672,7 @@ mod tests {
         let id = crate::disputes::DisputeId::SameSuitRunsInContract;
         let rules = load("push", &[(id, "allowed".into())]).unwrap().rules;
         let h = hand("4S 5S 6S 4H 5H 6H 4D 5D 6D 4C 5C 6C 8S 9S 10S");
-        assert!(may_meet(&rules, &[run(3); 5], &h));
-        assert!(laydown(&rules, &[run(3); 5], &h).is_some());
+        assert_met(&rules, &[run(3); 5], &h, "");
         // Push puts the ace at both ends of the line: one ace is still one card, so A-2-3-4 and
         // J-Q-K-A of one suit cannot both be made from it (twos natural here, so that the 2 is
         // not also counted as a wild).
