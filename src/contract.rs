@@ -363,33 +363,16 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     // most the pool's cards, and each at most its best window's places.
     //
     // A wild 2 that may stand for itself in a run is already counted among the wilds, so it is
-    // not counted again as a natural (as a wild it could fill its own place anyway); it still
-    // anchors a window where melds need a natural card (`anchors`).
+    // not counted again as a natural (as a wild it could fill its own place anyway: `plain`); it
+    // still anchors a window where melds need a natural card (`anchors`).
     let len = rules.line.len();
-    let two_in_runs = rules.natural_two_in_runs();
     let r = contract.iter().filter(|c| c.kind == MeldKind::Run).count();
-    let mut masks = [0u32; 4];
-    let mut anchors = [0u32; 4];
-    let mut totals = [0usize; 4];
-    if r > 0 {
-        let places = rank_places(rules);
-        for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
-            for (rank, &k) in suit.iter().enumerate() {
-                if k == 0 || places[rank] == 0 {
-                    continue;
-                }
-                if rank == two && rules.twos_wild {
-                    if two_in_runs {
-                        anchors[si] |= places[rank];
-                    }
-                    continue;
-                }
-                masks[si] |= places[rank];
-                anchors[si] |= places[rank];
-                totals[si] += usize::from(k);
-            }
-        }
-    }
+    let naturals = if r > 0 {
+        run_naturals(rules, hand)
+    } else {
+        RunNaturals::default()
+    };
+    let (masks, anchors, totals) = (naturals.plain, naturals.places, naturals.plain_cards);
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
     let any = [masks.iter().fold(0, |a, m| a | m)];
     let any_anchor = [anchors.iter().fold(0, |a, m| a | m)];
@@ -835,27 +818,33 @@ fn naturals_added(s: &Search, c: Component, t: &Template, avail: usize, st: &Sta
 }
 
 /// The cards of a hand that can stand naturally in runs (`run_natural_at`).
+#[derive(Default)]
 struct RunNaturals {
     /// Per suit, the places of the line they can fill.
     places: [u32; 4],
     /// Per suit, then (index 4) for all suits together, how many there are: each card once,
     /// though an ace may have two places.
     cards: [usize; 5],
+    /// `places` and `cards` without the wild 2s among them (where twos are wild but may stand
+    /// for themselves): the relaxed check counts those among the wilds.
+    plain: [u32; 4],
+    plain_cards: [usize; 4],
 }
 
 fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
     let places = rank_places(rules);
     let two = usize::from(Rank::Two.number()) - 1;
     let twos_natural = !rules.twos_wild || rules.natural_two_in_runs();
-    let mut out = RunNaturals {
-        places: [0; 4],
-        cards: [0; 5],
-    };
+    let mut out = RunNaturals::default();
     for (si, suit) in hand.by_index()[..52].chunks_exact(13).enumerate() {
         for (rank, &k) in suit.iter().enumerate() {
             if k > 0 && places[rank] != 0 && (rank != two || twos_natural) {
                 out.places[si] |= places[rank];
                 out.cards[si] += usize::from(k);
+                if rank != two || !rules.twos_wild {
+                    out.plain[si] |= places[rank];
+                    out.plain_cards[si] += usize::from(k);
+                }
             }
         }
         out.cards[4] += out.cards[si];
@@ -1599,8 +1588,9 @@ mod tests {
     }
 
     /// A run's natural cards: a 2 is one where twos may stand for themselves in runs (Push), and
-    /// not where they are always wild (`natural-twos=never`); an ace has two places on Push's line
-    /// but is one card; a rank off the line (the 2 where it is not in sequence) is none.
+    /// not where they are always wild (`natural-twos=never`), and it is plain only where twos are
+    /// not wild; an ace has two places on Push's line but is one card; a rank off the line (the 2
+    /// where it is not in sequence) is none.
     #[test]
     fn run_naturals_count_twos_only_where_they_may_be_natural() {
         use crate::disputes::DisputeId;
@@ -1620,9 +1610,18 @@ mod tests {
         );
         assert_eq!(place(&push, Rank::Ace).count_ones(), 2);
         assert_eq!(n.cards, [4, 1, 0, 0, 5]);
+        // The 2♠ is wild all the same: without it, as the relaxed check counts.
+        assert_eq!(n.plain[0], n.places[0] & !place(&push, Rank::Two));
+        assert_eq!(n.plain_cards, [3, 1, 0, 0]);
         let n = run_naturals(&never, &h);
         assert_eq!(n.places[0] & place(&never, Rank::Two), 0);
         assert_eq!(n.cards, [3, 1, 0, 0, 4]);
+        assert_eq!((n.plain, n.plain_cards), (n.places, [3, 1, 0, 0]));
+        // Where twos are not wild, a 2 is as plain as any card.
+        let mut natural = push.clone();
+        natural.twos_wild = false;
+        let n = run_naturals(&natural, &h);
+        assert_eq!((n.plain, n.plain_cards), (n.places, [4, 1, 0, 0]));
         let mut off = push.clone();
         off.two_in_sequence = false;
         off.refresh();
