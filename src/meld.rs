@@ -874,21 +874,28 @@ fn may_extend(rules: &Rules, old: &Interpretation, card: Card) -> bool {
             if old.suit.is_some() && card.suit() != old.suit {
                 return false;
             }
-            // Next to an end on the rank line (taken as a circle, a superset of every line).
-            let len = rules.line.len();
-            let next_to = |r: Option<Rank>| {
-                r.is_some_and(|r| {
-                    (0..len).any(|pl| {
-                        rules.line[pl].rank == r
-                            && (rules.line[(pl + 1) % len].rank == rank
-                                || rules.line[(pl + len - 1) % len].rank == rank)
-                    })
-                })
-            };
-            next_to(old.roles.first().and_then(|r| r.stands_for.rank()))
-                || next_to(old.roles.last().and_then(|r| r.stands_for.rank()))
+            end_neighbours(rules, old) & 1 << rank.number() != 0
         }
     }
+}
+
+/// The ranks next to either end of the run `old` on the rank line, taken as a circle (a superset
+/// of every line), as a bit mask by rank number: the ranks whose cards may extend it.
+fn end_neighbours(rules: &Rules, old: &Interpretation) -> u16 {
+    let len = rules.line.len();
+    let mut ranks = 0u16;
+    for end in [old.roles.first(), old.roles.last()].into_iter().flatten() {
+        let Some(r) = end.stands_for.rank() else {
+            continue;
+        };
+        for pl in 0..len {
+            if rules.line[pl].rank == r {
+                ranks |= 1 << rules.line[(pl + 1) % len].rank.number();
+                ranks |= 1 << rules.line[(pl + len - 1) % len].rank.number();
+            }
+        }
+    }
+    ranks
 }
 
 /// The card kinds that may extend `old` by one card, as a bit mask by [`Card::index`]: exactly
@@ -913,18 +920,10 @@ pub fn extenders(rules: &Rules, old: &Interpretation) -> u64 {
             }
         }
         MeldKind::Run => {
-            // The ranks next to either end on the rank line, taken as a circle (as `may_extend`).
-            let len = rules.line.len();
-            let ends = [old.roles.first(), old.roles.last()];
-            for end in ends.into_iter().flatten() {
-                let Some(r) = end.stands_for.rank() else {
-                    continue;
-                };
-                for pl in 0..len {
-                    if rules.line[pl].rank == r {
-                        add_rank(&mut mask, rules.line[(pl + 1) % len].rank);
-                        add_rank(&mut mask, rules.line[(pl + len - 1) % len].rank);
-                    }
+            let next = end_neighbours(rules, old);
+            for rank in Rank::ALL {
+                if next & 1 << rank.number() != 0 {
+                    add_rank(&mut mask, rank);
                 }
             }
         }
