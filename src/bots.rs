@@ -7,12 +7,13 @@
 //! refused action leaves the game as it was), and remember its last laydown search, so it plays
 //! the same games faster (`tests/games.rs` compares the two).
 
-use crate::card::{Card, Counts};
+use crate::card::{Card, Counts, Suit};
 use crate::contract;
-use crate::game::{Action, Event, Game, Stage};
-use crate::meld;
+use crate::game::{Action, Event, Game, Stage, TableMeld};
+use crate::meld::{self, Target};
 use crate::rng::Rng;
 use crate::spec::Component;
+use std::sync::Arc;
 
 /// A built-in player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,11 +113,68 @@ impl Trial for Commit<'_> {
     }
 }
 
-/// The greedy player's memory of its last laydown search. It takes the discard when the hand
-/// with it meets the contract, and then lays that hand down: the same search, asked once.
+/// The greedy player's memory.
+///
+/// Its last laydown search: it takes the discard when the hand with it meets the contract, and
+/// then lays that hand down, the same search asked once.
+///
+/// And what it has learnt about each table meld: which cards have a lay-off form there. A meld
+/// that changes is a new `Arc` on the table, and the entry holds its own clone of the `Arc`, so
+/// the same pointer is the same meld.
 #[derive(Default)]
 struct Memo {
     last: Option<(Vec<Component>, Counts, Option<contract::Laydown>)>,
+    table: Vec<MeldFits>,
+}
+
+/// The cards that have a lay-off form on one table meld (`Game::lay_off_forms` non-empty), as far
+/// as they have been asked, as masks by [`Card::index`].
+struct MeldFits {
+    meld: Arc<TableMeld>,
+    /// The cards outside `meld::extenders` of every interpretation have no form: not asked.
+    candidates: u64,
+    /// The natural cards its wilds stand for: without one of them in hand, no rescue here.
+    rescuable: u64,
+    asked: u64,
+    fits: u64,
+}
+
+impl Memo {
+    /// Brings the per-meld entries in line with the table: an entry is kept while its meld is
+    /// still on the table, unchanged.
+    fn sync_table(&mut self, game: &Game) {
+        let table = &game.deal.table;
+        let fresh = |tm: &Arc<TableMeld>| MeldFits {
+            meld: Arc::clone(tm),
+            candidates: tm
+                .interps
+                .iter()
+                .fold(0, |m, i| m | meld::extenders(&game.rules, i)),
+            rescuable: rescuable(tm),
+            asked: 0,
+            fits: 0,
+        };
+        if self.table.len() == table.len() {
+            // A lay-off or rescue replaces one meld where it stands.
+            for (e, tm) in self.table.iter_mut().zip(table) {
+                if !Arc::ptr_eq(&e.meld, tm) {
+                    *e = fresh(tm);
+                }
+            }
+            return;
+        }
+        // A meld went down, a join took one away, or a new deal began.
+        let mut old = std::mem::take(&mut self.table);
+        self.table = table
+            .iter()
+            .map(
+                |tm| match old.iter().position(|e| Arc::ptr_eq(&e.meld, tm)) {
+                    Some(i) => old.swap_remove(i),
+                    None => fresh(tm),
+                },
+            )
+            .collect();
+    }
 }
 
 impl Memo {
@@ -136,6 +194,22 @@ impl Memo {
         self.last = Some((comps.to_vec(), hand.clone(), found.clone()));
         found
     }
+}
+
+/// The natural cards that some wild of `tm` stands for, in any of its interpretations.
+fn rescuable(tm: &TableMeld) -> u64 {
+    let mut mask = 0u64;
+    for r in tm.interps.iter().flat_map(|i| i.wilds()) {
+        match r.stands_for {
+            Target::Card(c) => mask |= 1 << c.index(),
+            Target::Rank(rank) => {
+                for s in Suit::ALL {
+                    mask |= 1 << Card::new(rank, s).index();
+                }
+            }
+        }
+    }
+    mask
 }
 
 fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
@@ -165,33 +239,39 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
     }
     if game.deal.progress[si].done {
         // Lay-offs card by card and meld by meld, then rescues: the first that `apply` takes. A
-        // card outside a meld's `extenders` has no lay-off form there, so it is not asked.
-        let fits: Vec<u64> = game
-            .deal
-            .table
-            .iter()
-            .map(|tm| {
-                tm.interps
-                    .iter()
-                    .fold(0, |m, i| m | meld::extenders(&game.rules, i))
-            })
-            .collect();
-        let cards: Vec<Card> = hand.iter().map(|(c, _)| c).collect();
-        for card in cards {
-            for (m, fit) in fits.iter().enumerate() {
-                if fit & (1 << card.index()) == 0 {
+        // card with no lay-off form on a meld (remembered while the meld is unchanged) is not
+        // asked again.
+        memo.sync_table(game);
+        let held = hand.iter().fold(0u64, |m, (c, _)| m | 1 << c.index());
+        let mut cards = held;
+        while cards != 0 {
+            let index = cards.trailing_zeros() as usize;
+            cards &= cards - 1;
+            let card = Card::from_index(index).expect("a bit of a card mask");
+            let bit = 1u64 << index;
+            for m in 0..memo.table.len() {
+                let e = &mut memo.table[m];
+                if e.candidates & bit == 0 || (e.asked & bit != 0 && e.fits & bit == 0) {
                     continue;
                 }
-                for a in t.game().lay_off_forms(m, card, None) {
+                let forms = t.game().lay_off_forms(m, card, None);
+                e.asked |= bit;
+                if !forms.is_empty() {
+                    e.fits |= bit;
+                }
+                for a in forms {
                     if t.try_action(&a) {
                         return a;
                     }
                 }
             }
         }
-        for a in t.game().rescue_forms(seat, false) {
-            if t.try_action(&a) {
-                return a;
+        // `rescue_forms` lists only rescues by a natural card in hand that a wild stands for.
+        if memo.table.iter().any(|e| e.rescuable & held != 0) {
+            for a in t.game().rescue_forms(seat, false) {
+                if t.try_action(&a) {
+                    return a;
+                }
             }
         }
     }
