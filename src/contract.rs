@@ -53,6 +53,17 @@ pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> Contract
         }
         interps.push(v.interpretations);
     }
+    check_interpreted(rules, contract, melds, interps)
+}
+
+/// [`check`] for melds already interpreted: `interps[i]` is every interpretation of `melds[i]`
+/// (as [`meld::interpret`] gives them), and none is empty.
+pub fn check_interpreted(
+    rules: &Rules,
+    contract: &[Component],
+    melds: &[Query],
+    interps: Vec<Vec<Interpretation>>,
+) -> ContractCheck {
     let mut best: Option<Vec<Option<Component>>> = None;
     let mut assign = vec![None; melds.len()];
     let mut filled = vec![false; contract.len()];

@@ -802,9 +802,9 @@ impl Game {
     }
 
     /// Checks the declaration rule and returns the interpretations a new meld keeps.
-    fn declared_interps(&self, spec: &MeldSpec) -> Result<Vec<Interpretation>, Illegal> {
-        let r = &self.rules;
-        let v = meld::interpret(r, &spec.query());
+    /// Every interpretation of a meld spec (its declarations included), or why it is no meld.
+    fn spec_interps(&self, spec: &MeldSpec) -> Result<Vec<Interpretation>, Illegal> {
+        let v = meld::interpret(&self.rules, &spec.query());
         if !v.is_valid() {
             return Err(illegal(
                 Reason::InvalidMeld,
@@ -815,7 +815,7 @@ impl Game {
                 ),
             ));
         }
-        self.declaration_policy(&spec.cards, spec.kind, &spec.declared, v.interpretations)
+        Ok(v.interpretations)
     }
 
     fn declaration_policy(
@@ -959,9 +959,13 @@ impl Game {
             ));
         }
         self.take_cards(seat, &all)?;
+        // Each spec's interpretations, then those its declarations leave (`declaration_policy`).
+        let mut found = Vec::with_capacity(specs.len());
         let mut interps = Vec::with_capacity(specs.len());
         for s in specs {
-            interps.push(self.declared_interps(s)?);
+            let all = self.spec_interps(s)?;
+            interps.push(self.declaration_policy(&s.cards, s.kind, &s.declared, all.clone())?);
+            found.push(all);
         }
         let si = usize::from(seat);
         let contract = self.rules.rounds[self.round].contract.clone();
@@ -970,7 +974,7 @@ impl Game {
             match self.rules.readings.contract_in_one_turn {
                 rd::ContractInOneTurn::Required => {
                     let queries: Vec<Query> = specs.iter().map(MeldSpec::query).collect();
-                    let c = contract::check(&self.rules, &contract, &queries);
+                    let c = contract::check_interpreted(&self.rules, &contract, &queries, found);
                     if !c.satisfied {
                         let code = if c.extras_wait {
                             Reason::NextTurnOnly
@@ -1378,27 +1382,34 @@ impl Game {
 
     fn discardable_with(&self, seat: u8, allow_taken: bool, allow_twos: bool) -> Vec<Card> {
         let hand = &self.deal.hands[usize::from(seat)];
-        let restricted =
-            self.rules.readings.discard_restrictions == rd::DiscardRestrictions::NoTwosNoTakenCard;
         hand.iter()
-            .filter(|&(c, k)| {
-                if !self.rules.discard_wilds && self.rules.is_wild(c) && !(allow_twos && c.is_two())
-                {
-                    return false;
-                }
-                if restricted {
-                    if c.is_two() && !allow_twos {
-                        return false;
-                    }
-                    // The taken copy may not go back; another copy of the same card may.
-                    if self.deal.taken == Some(c) && k == 1 && !allow_taken {
-                        return false;
-                    }
-                }
-                true
-            })
+            .filter(|&(c, k)| self.discard_allowed(c, k, allow_taken, allow_twos))
             .map(|(c, _)| c)
             .collect()
+    }
+
+    /// Whether a card held `k` times may be discarded under the restrictions (relaxed as asked).
+    fn discard_allowed(&self, c: Card, k: u8, allow_taken: bool, allow_twos: bool) -> bool {
+        if !self.rules.discard_wilds && self.rules.is_wild(c) && !(allow_twos && c.is_two()) {
+            return false;
+        }
+        if self.rules.readings.discard_restrictions == rd::DiscardRestrictions::NoTwosNoTakenCard {
+            if c.is_two() && !allow_twos {
+                return false;
+            }
+            // The taken copy may not go back; another copy of the same card may.
+            if self.deal.taken == Some(c) && k == 1 && !allow_taken {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `card`, which `seat` holds, is among [`Game::discard_options`], without listing
+    /// them all when the card is allowed outright.
+    fn may_discard(&self, seat: u8, card: Card) -> bool {
+        let k = self.deal.hands[usize::from(seat)].count(card);
+        self.discard_allowed(card, k, false, false) || self.discard_options(seat).contains(&card)
     }
 
     fn discard(&mut self, seat: u8, card: Card, events: &mut Vec<Event>) -> Result<(), Illegal> {
@@ -1409,7 +1420,7 @@ impl Game {
                 format!("seat {seat} does not hold {}", card.pretty()),
             ));
         }
-        if !self.discard_options(seat).contains(&card) {
+        if !self.may_discard(seat, card) {
             return Err(illegal(
                 Reason::DiscardNotAllowed,
                 discard_reason(&self.rules, card, self.deal.taken),
