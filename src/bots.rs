@@ -125,6 +125,8 @@ impl Trial for Commit<'_> {
 struct Memo {
     last: Option<(Vec<Component>, Counts, Option<contract::Laydown>)>,
     table: Vec<MeldFits>,
+    /// Per seat and melds searched for, the last hand in which the search failed.
+    failed: Vec<(u8, Vec<Component>, Counts)>,
 }
 
 /// The cards that have a lay-off form on one table meld (`Game::lay_off_forms` non-empty), as far
@@ -178,9 +180,11 @@ impl Memo {
 }
 
 impl Memo {
+    /// [`contract::laydown`] for `seat`'s search of `hand`, answered from memory where it can be.
     fn laydown(
         &mut self,
         game: &Game,
+        seat: u8,
         comps: &[Component],
         hand: &Counts,
     ) -> Option<contract::Laydown> {
@@ -190,7 +194,34 @@ impl Memo {
         {
             return found.clone();
         }
+        // A laydown only grows with the hand: where this seat's last search for these melds
+        // failed, one now needs a meld holding a card it has gained since.
+        let failed = self
+            .failed
+            .iter()
+            .position(|(s, c, _)| *s == seat && c.as_slice() == comps);
+        if let Some(i) = failed {
+            let before = self.failed[i].2.by_index();
+            let gained = hand
+                .iter()
+                .filter(|&(card, k)| k > before[card.index()])
+                .any(|(card, _)| {
+                    comps
+                        .iter()
+                        .any(|&c| contract::may_hold(&game.rules, c, hand, card))
+                });
+            if !gained {
+                self.failed[i].2 = hand.clone();
+                return None;
+            }
+        }
         let found = contract::laydown(&game.rules, comps, hand);
+        if found.is_none() {
+            match failed {
+                Some(i) => self.failed[i].2 = hand.clone(),
+                None => self.failed.push((seat, comps.to_vec(), hand.clone())),
+            }
+        }
         self.last = Some((comps.to_vec(), hand.clone(), found.clone()));
         found
     }
@@ -223,7 +254,7 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
             Some(&top) if !game.deal.progress[si].done => {
                 let mut with = hand.clone();
                 with.add(top);
-                memo.laydown(game, contract, &with).is_some()
+                memo.laydown(game, seat, contract, &with).is_some()
             }
             Some(&top) => game.rules.is_wild(top),
             None => false,
@@ -276,7 +307,7 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         }
     }
     let game = t.game();
-    for a in game.meld_candidates_from(&mut |comps, hand| memo.laydown(game, comps, hand)) {
+    for a in game.meld_candidates_from(&mut |comps, hand| memo.laydown(game, seat, comps, hand)) {
         if t.try_action(&a) {
             return a;
         }

@@ -575,6 +575,62 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     false
 }
 
+/// A quick necessary condition for some meld of `comp` from `hand` to hold `card`: a set of the
+/// card's rank, or a run through one of its places (of its suit, where runs keep one suit), with
+/// the hand's wild cards filling what its naturals leave open. Wild cards always pass, and a 2 is
+/// counted both as a natural and as a wild. `false` means no such meld holds `card`.
+///
+/// Whether a contract can be met only grows with the hand, so a player whose hand failed a
+/// [`laydown`] search and has since gained some cards need only ask whether a meld could hold
+/// one of the new ones.
+pub fn may_hold(rules: &Rules, comp: Component, hand: &Counts, card: Card) -> bool {
+    let Some(rank) = card.rank() else {
+        return true;
+    };
+    if rules.is_wild(card) {
+        return true;
+    }
+    let counts = hand.by_index();
+    let mut wilds = usize::from(counts[Card::JOKER.index()]);
+    if rules.twos_wild {
+        wilds += Suit::ALL
+            .iter()
+            .map(|&s| usize::from(counts[Card::new(Rank::Two, s).index()]))
+            .sum::<usize>();
+    }
+    let n = usize::from(comp.size);
+    let r = usize::from(rank.number()) - 1;
+    match comp.kind {
+        MeldKind::Set => {
+            let same: usize = (0..4).map(|s| usize::from(counts[s * 13 + r])).sum();
+            same + wilds >= n
+        }
+        MeldKind::Run => {
+            if n > rules.max_run() {
+                return false;
+            }
+            let places = rank_places(rules);
+            let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
+            let mut pool = 0u32;
+            for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
+                if same_suit && Some(Suit::from_index(si)) != card.suit() {
+                    continue;
+                }
+                for (q, &k) in suit.iter().enumerate() {
+                    if k > 0 {
+                        pool |= places[q];
+                    }
+                }
+            }
+            let len = rules.line.len();
+            (0..rules.run_starts(n)).any(|start| {
+                let w = window(start, n, len);
+                w & places[r] != 0 && (pool & w).count_ones() as usize + wilds >= n
+            })
+        }
+    }
+}
+
 /// The places of each rank on the line, as bit masks by place (index: rank number - 1): an ace
 /// may have two, a rank off the line none.
 fn rank_places(rules: &Rules) -> [u32; 13] {
@@ -1426,6 +1482,50 @@ mod tests {
         for contract in [[run(4), run(5)], [run(5), run(4)]] {
             assert!(laydown(&rules, &contract, &h).is_some(), "{contract:?}");
         }
+    }
+
+    /// `may_hold` turns a card away only where no meld of the component could hold it: a set
+    /// needs enough of the card's rank with the wilds, a run enough naturals of its suit in a
+    /// window through the card's own place.
+    #[test]
+    fn may_hold_asks_for_a_meld_through_the_card() {
+        let rules = load("push", &[]).unwrap().rules;
+        let held = |h: &str, c: Component, card: &str| {
+            let card = parse_cards(card).unwrap()[0];
+            may_hold(&rules, c, &hand(h), card)
+        };
+        // Sets: the card's rank, with the wilds (a 2 counts as one).
+        assert!(held("7S 7H 7D 9D", set(3), "7S"));
+        assert!(!held("7S 7H 9D 9C", set(3), "7S"));
+        assert!(held("7S 7H 9D 2C", set(3), "7S"));
+        assert!(!held("7S 7H 9D 2C", set(3), "9D"));
+        assert!(held("7S 9H 9D JK 2C", set(4), "9H"));
+        // Runs: a window through the card's place, of its suit.
+        assert!(held("5H 6H 7H", run(3), "5H"));
+        assert!(!held("5H 6H 9H", run(3), "9H"));
+        assert!(held("5H 6H 9H JK", run(3), "5H"));
+        assert!(
+            !held("5H 6H 9H JK", run(3), "9H"),
+            "5-6-7 is not through the 9"
+        );
+        assert!(held("5H 6H 9H JK JK", run(3), "9H"));
+        assert!(!held("5H 6S JK", run(3), "5H"), "runs keep one suit");
+        assert!(held("KH QH AH", run(3), "AH"), "the ace above the king");
+        // Wild cards always pass; no run is longer than the line.
+        assert!(held("5H", run(3), "JK"));
+        assert!(!held(
+            "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK JK",
+            run(15),
+            "5H"
+        ));
+        let mut any = rules.clone();
+        assert!(any.set_reading(crate::disputes::DisputeId::RunSuits, "any-suits"));
+        assert!(may_hold(
+            &any,
+            run(3),
+            &hand("5H 6S JK"),
+            Card::new(Rank::Five, Suit::Hearts)
+        ));
     }
 
     /// Where all-wild melds are forbidden, sets of two sizes are made of naturals: three sevens
