@@ -1568,9 +1568,12 @@ pub fn needs_declaration(interps: &[Interpretation]) -> bool {
         v.sort();
         v
     };
-    interps
-        .split_first()
-        .is_some_and(|(a, rest)| rest.iter().any(|b| wild_meanings(a) != wild_meanings(b)))
+    interps.split_first().is_some_and(|(a, rest)| {
+        !rest.is_empty() && {
+            let first = wild_meanings(a);
+            rest.iter().any(|b| wild_meanings(b) != first)
+        }
+    })
 }
 
 /// One reading (or several no declaration could tell apart), or a refusal asking for
