@@ -141,6 +141,13 @@ struct MeldFits {
     fits: u64,
 }
 
+impl MeldFits {
+    /// The cards that may have a lay-off form here: candidates not yet asked, or known to fit.
+    fn open(&self) -> u64 {
+        self.candidates & (!self.asked | self.fits)
+    }
+}
+
 impl Memo {
     /// Brings the per-meld entries in line with the table: an entry is kept while its meld is
     /// still on the table, unchanged.
@@ -274,7 +281,8 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         // asked again.
         memo.sync_table(game);
         let held = hand.iter().fold(0u64, |m, (c, _)| m | 1 << c.index());
-        let mut cards = held;
+        // The held cards that some meld may still take.
+        let mut cards = held & memo.table.iter().fold(0, |m, e| m | e.open());
         while cards != 0 {
             let index = cards.trailing_zeros() as usize;
             cards &= cards - 1;
@@ -282,7 +290,7 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
             let bit = 1u64 << index;
             for m in 0..memo.table.len() {
                 let e = &mut memo.table[m];
-                if e.candidates & bit == 0 || (e.asked & bit != 0 && e.fits & bit == 0) {
+                if e.open() & bit == 0 {
                     continue;
                 }
                 let forms = t.game().lay_off_forms(m, card, None);
@@ -297,9 +305,13 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
                 }
             }
         }
-        // `rescue_forms` lists only rescues by a natural card in hand that a wild stands for.
-        if memo.table.iter().any(|e| e.rescuable & held != 0) {
-            for a in t.game().rescue_forms(seat, false) {
+        // Rescues meld by meld (`rescue_forms` in order): only by a natural card in hand that a
+        // wild there stands for.
+        for m in 0..memo.table.len() {
+            if memo.table[m].rescuable & held == 0 {
+                continue;
+            }
+            for a in t.game().rescue_forms_on(seat, m) {
                 if t.try_action(&a) {
                     return a;
                 }
@@ -373,8 +385,10 @@ pub struct Played {
 pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
     let mut rng = Rng::new(seed ^ 0x5EED);
     let mut memo = Memo::default();
-    let mut actions = Vec::new();
-    let mut events = Vec::new();
+    // Room for a whole game of the built-in rule sets, mostly: growing these long vectors
+    // again and again copies them each time.
+    let mut actions = Vec::with_capacity(1 << 10);
+    let mut events = Vec::with_capacity(1 << 11);
     let bound = 200_000;
     while !game.is_over() {
         assert!(

@@ -137,103 +137,121 @@ impl Game {
     /// The rescues `seat` could try; `follow_ups` adds the forms with a lay-off of the rescued wild
     /// in the same action (always added where `rescued-wild-fate=meld-same-turn` requires one).
     pub fn rescue_forms(&self, seat: u8, follow_ups: bool) -> Vec<Action> {
-        let hand = &self.deal.hands[usize::from(seat)];
-        let must = self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn;
         let mut out = Vec::new();
         // The rules with the rescued wild kept in hand, built once when a follow-up is sought.
-        let mut to_hand: Option<std::sync::Arc<crate::rules::Rules>> = None;
-        for (m, tm) in self.deal.table.iter().enumerate() {
-            let mut pairs: Vec<(Card, Card)> = Vec::new();
-            for i in &tm.interps {
-                for r in i.wilds() {
-                    // The natural cards the wild stands for, straight from the hand's counts.
-                    let naturals: &mut dyn Iterator<Item = Card> = match r.stands_for {
-                        Target::Card(c) => &mut std::iter::once(c),
-                        Target::Rank(rank) => {
-                            &mut Suit::ALL.iter().map(move |&s| Card::new(rank, s))
-                        }
-                    };
-                    for natural in naturals {
-                        // Only where the natural can take the wild's place (`apply` refuses the
-                        // rest: a suit a set already has, a place the card is not natural in).
-                        if hand.count(natural) > 0
-                            && r.stands_for_matches(natural)
-                            && !pairs.contains(&(natural, r.card))
-                            && !meld::rescue_in(&self.rules, i, r.card, natural).is_empty()
-                        {
-                            pairs.push((natural, r.card));
-                        }
+        let mut to_hand = None;
+        for m in 0..self.deal.table.len() {
+            self.rescue_forms_into(seat, m, follow_ups, &mut to_hand, &mut out);
+        }
+        out
+    }
+
+    /// The rescues on meld `m` alone, as [`Game::rescue_forms`] lists them (without the
+    /// optional follow-ups): its forms for every meld in turn are its whole list.
+    pub fn rescue_forms_on(&self, seat: u8, m: usize) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.rescue_forms_into(seat, m, false, &mut None, &mut out);
+        out
+    }
+
+    fn rescue_forms_into(
+        &self,
+        seat: u8,
+        m: usize,
+        follow_ups: bool,
+        to_hand: &mut Option<std::sync::Arc<crate::rules::Rules>>,
+        out: &mut Vec<Action>,
+    ) {
+        let hand = &self.deal.hands[usize::from(seat)];
+        let must = self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn;
+        let tm = &self.deal.table[m];
+        let mut pairs: Vec<(Card, Card)> = Vec::new();
+        for i in &tm.interps {
+            for r in i.wilds() {
+                // The natural cards the wild stands for, straight from the hand's counts.
+                let naturals: &mut dyn Iterator<Item = Card> = match r.stands_for {
+                    Target::Card(c) => &mut std::iter::once(c),
+                    Target::Rank(rank) => &mut Suit::ALL.iter().map(move |&s| Card::new(rank, s)),
+                };
+                for natural in naturals {
+                    // Only where the natural can take the wild's place (`apply` refuses the
+                    // rest: a suit a set already has, a place the card is not natural in).
+                    if hand.count(natural) > 0
+                        && r.stands_for_matches(natural)
+                        && !pairs.contains(&(natural, r.card))
+                        && !meld::rescue_in(&self.rules, i, r.card, natural).is_empty()
+                    {
+                        pairs.push((natural, r.card));
                     }
                 }
             }
-            for (natural, wild) in pairs {
-                if !must {
-                    out.push(Action::Rescue {
+        }
+        for (natural, wild) in pairs {
+            if !must {
+                out.push(Action::Rescue {
+                    meld: m,
+                    natural,
+                    wild,
+                    then: None,
+                });
+            }
+            if !must && !follow_ups {
+                continue;
+            }
+            // The rescued wild may also go straight onto a meld in the same action (it must,
+            // under meld-same-turn).
+            // The rescued wild goes straight onto a meld: find the lay-offs it could make by
+            // playing the rescue as if the wild could stay in hand.
+            let mut sim = self.clone();
+            sim.rules = to_hand
+                .get_or_insert_with(|| {
+                    let mut rules = (*self.rules).clone();
+                    rules.readings.rescued_wild_fate = rd::RescuedWildFate::ToHand;
+                    std::sync::Arc::new(rules)
+                })
+                .clone();
+            if sim
+                .apply(
+                    seat,
+                    &Action::Rescue {
                         meld: m,
                         natural,
                         wild,
                         then: None,
-                    });
-                }
-                if !must && !follow_ups {
-                    continue;
-                }
-                // The rescued wild may also go straight onto a meld in the same action (it must,
-                // under meld-same-turn).
-                // The rescued wild goes straight onto a meld: find the lay-offs it could make by
-                // playing the rescue as if the wild could stay in hand.
-                let mut sim = self.clone();
-                sim.rules = to_hand
-                    .get_or_insert_with(|| {
-                        let mut rules = (*self.rules).clone();
-                        rules.readings.rescued_wild_fate = rd::RescuedWildFate::ToHand;
-                        std::sync::Arc::new(rules)
-                    })
-                    .clone();
-                if sim
-                    .apply(
-                        seat,
-                        &Action::Rescue {
-                            meld: m,
-                            natural,
-                            wild,
-                            then: None,
-                        },
-                    )
-                    .is_err()
-                {
-                    continue;
-                }
-                let mut follow: Vec<Action> = Vec::new();
-                for t in 0..sim.deal.table.len() {
-                    follow.extend(sim.lay_off_forms(t, wild, None));
-                    for j in (0..sim.deal.table.len()).filter(|&j| j != t) {
-                        follow.extend(sim.lay_off_forms(t, wild, Some(j)));
-                    }
-                }
-                if follow_ups {
-                    // Longer lay-offs and new melds that use the wild (listing only: these
-                    // need the full enumeration).
-                    let sim_hand = &sim.deal.hands[usize::from(seat)];
-                    follow.extend(sim.multi_lay_offs(sim_hand, Some(wild)));
-                    follow.extend(
-                        sim.legal_melds()
-                            .actions
-                            .into_iter()
-                            .filter(|a| matches!(a, Action::Meld(specs) if specs.iter().any(|s| s.cards.contains(&wild)))),
-                    );
-                }
-                for form in follow {
-                    out.push(Action::Rescue {
-                        meld: m,
-                        natural,
-                        wild,
-                        then: Some(Box::new(form)),
-                    });
+                    },
+                )
+                .is_err()
+            {
+                continue;
+            }
+            let mut follow: Vec<Action> = Vec::new();
+            for t in 0..sim.deal.table.len() {
+                follow.extend(sim.lay_off_forms(t, wild, None));
+                for j in (0..sim.deal.table.len()).filter(|&j| j != t) {
+                    follow.extend(sim.lay_off_forms(t, wild, Some(j)));
                 }
             }
+            if follow_ups {
+                // Longer lay-offs and new melds that use the wild (listing only: these
+                // need the full enumeration).
+                let sim_hand = &sim.deal.hands[usize::from(seat)];
+                follow.extend(sim.multi_lay_offs(sim_hand, Some(wild)));
+                follow.extend(
+                    sim.legal_melds()
+                        .actions
+                        .into_iter()
+                        .filter(|a| matches!(a, Action::Meld(specs) if specs.iter().any(|s| s.cards.contains(&wild)))),
+                );
+            }
+            for form in follow {
+                out.push(Action::Rescue {
+                    meld: m,
+                    natural,
+                    wild,
+                    then: Some(Box::new(form)),
+                });
+            }
         }
-        out
     }
 
     /// Structured meld choices: the contract laydown found by the search (declared), or after the
