@@ -208,15 +208,15 @@ impl Memo {
             .iter()
             .position(|(s, c, _)| *s == seat && c.as_slice() == comps);
         if let Some(i) = failed {
-            let before = self.failed[i].2.by_index();
-            let gained = hand
-                .iter()
-                .filter(|&(card, k)| k > before[card.index()])
-                .any(|(card, _)| {
-                    comps
-                        .iter()
-                        .any(|&c| contract::may_hold(&game.rules, c, hand, card))
-                });
+            let mut new = hand.more_than(&self.failed[i].2);
+            let mut gained = false;
+            while new != 0 && !gained {
+                let card = Card::from_index(new.trailing_zeros() as usize).expect("a card's bit");
+                new &= new - 1;
+                gained = comps
+                    .iter()
+                    .any(|&c| contract::may_hold(&game.rules, c, hand, card));
+            }
             if !gained {
                 self.failed[i].2 = hand.clone();
                 return None;
@@ -280,7 +280,7 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         // card with no lay-off form on a meld (remembered while the meld is unchanged) is not
         // asked again.
         memo.sync_table(game);
-        let held = hand.iter().fold(0u64, |m, (c, _)| m | 1 << c.index());
+        let held = hand.more_than(&Counts::new());
         // The held cards that some meld may still take.
         let mut cards = held & memo.table.iter().fold(0, |m, e| m | e.open());
         while cards != 0 {

@@ -365,9 +365,50 @@ impl Counts {
 
     /// The distinct cards present with their counts, in canonical order.
     pub fn iter(&self) -> impl Iterator<Item = (Card, u8)> + '_ {
-        Card::all()
-            .map(|c| (c, self.count(c)))
-            .filter(|&(_, n)| n > 0)
+        let mut kinds = self.more_than(&Counts::new());
+        std::iter::from_fn(move || {
+            if kinds == 0 {
+                return None;
+            }
+            let i = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            Some((Card(i as u8), self.0[i]))
+        })
+    }
+
+    /// The card kinds held more often here than in `other`, as a bit mask by [`Card::index`].
+    /// Eight kinds at a time, as bytes of a word: hands are read this way at every decision of
+    /// the built-in players.
+    pub fn more_than(&self, other: &Counts) -> u64 {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const FULL: usize = KINDS / 8;
+        let word = |c: &Counts, k: usize| {
+            let mut b = [0u8; 8];
+            if k < FULL {
+                b.copy_from_slice(&c.0[8 * k..8 * k + 8]);
+            } else {
+                b[..KINDS - 8 * FULL].copy_from_slice(&c.0[8 * FULL..]);
+            }
+            u64::from_le_bytes(b)
+        };
+        let mut mask = 0u64;
+        for k in 0..KINDS.div_ceil(8) {
+            let (a, b) = (word(self, k), word(other, k));
+            let bits = if (a | b) & HIGH == 0 {
+                // Bytes under 128: (a + 128) - (b + 1) keeps its high bit exactly where a > b,
+                // and no byte borrows from the next.
+                let gt = ((a | HIGH) - (b + ONES)) & HIGH;
+                // Gather the eight high bits into one byte.
+                (gt >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+            } else {
+                (0..8).fold(0, |m, i| {
+                    m | u64::from((a >> (8 * i)) as u8 > (b >> (8 * i)) as u8) << i
+                })
+            };
+            mask |= bits << (8 * k);
+        }
+        mask
     }
 }
 
@@ -380,6 +421,35 @@ impl fmt::Debug for Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `more_than` (eight kinds at a time) against one kind at a time, on counts of every size
+    /// (the fast words hold counts under 128, the others take the slow path), and `iter` visits
+    /// exactly the kinds present, in order.
+    #[test]
+    fn more_than_compares_every_kind() {
+        let mut rng = crate::rng::Rng::new(7);
+        for round in 0..4000 {
+            let mut a = Counts::new();
+            let mut b = Counts::new();
+            let top = [3, 3, 130, 256][round % 4];
+            for i in 0..KINDS {
+                a.0[i] = rng.below(top) as u8;
+                b.0[i] = if rng.below(3) == 0 {
+                    a.0[i]
+                } else {
+                    rng.below(top) as u8
+                };
+            }
+            let slow = (0..KINDS).fold(0u64, |m, i| m | u64::from(a.0[i] > b.0[i]) << i);
+            assert_eq!(a.more_than(&b), slow, "{:?} {:?}", a.0, b.0);
+            let listed: Vec<(Card, u8)> = a.iter().collect();
+            let expected: Vec<(Card, u8)> = Card::all()
+                .map(|c| (c, a.count(c)))
+                .filter(|&(_, n)| n > 0)
+                .collect();
+            assert_eq!(listed, expected);
+        }
+    }
 
     #[test]
     fn notation_round_trips_for_every_card() {
