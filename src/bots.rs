@@ -94,7 +94,9 @@ impl Trial for Probe<'_> {
 /// checked once by `accepts` and again by `apply`. A refused `apply` leaves the game as it was.
 struct Commit<'a> {
     game: &'a mut Game,
-    events: Option<Vec<Event>>,
+    /// The game's events so far; an action taken adds its own.
+    events: &'a mut Vec<Event>,
+    applied: bool,
 }
 
 impl Trial for Commit<'_> {
@@ -103,13 +105,8 @@ impl Trial for Commit<'_> {
     }
     fn try_action(&mut self, a: &Action) -> bool {
         let seat = self.game.turn();
-        match self.game.apply(seat, a) {
-            Ok(ev) => {
-                self.events = Some(ev);
-                true
-            }
-            Err(_) => false,
-        }
+        self.applied = self.game.apply_into(seat, a, self.events).is_ok();
+        self.applied
     }
 }
 
@@ -397,20 +394,20 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
         );
         let seat = game.turn();
         let bot = bots[usize::from(seat) % bots.len()];
-        let (a, tried) = match bot {
+        let (a, applied) = match bot {
             Bot::Greedy => {
                 let mut t = Commit {
                     game: &mut game,
-                    events: None,
+                    events: &mut events,
+                    applied: false,
                 };
                 let a = greedy(&mut t, seat, &mut memo);
-                (a, t.events)
+                (a, t.applied)
             }
-            Bot::Random => (random(&game, seat, &mut rng), None),
+            Bot::Random => (random(&game, seat, &mut rng), false),
         };
-        match tried.map_or_else(|| game.apply(seat, &a), Ok) {
-            Ok(ev) => events.extend(ev),
-            Err(e) => panic!("bot {} proposed an illegal action {a:?}: {e}", bot.name()),
+        if !applied && let Err(e) = game.apply_into(seat, &a, &mut events) {
+            panic!("bot {} proposed an illegal action {a:?}: {e}", bot.name());
         }
         // Debug builds check after every `apply` already.
         if check && !cfg!(debug_assertions) {

@@ -564,28 +564,46 @@ impl Game {
     /// # Errors
     /// The action is not legal now; the game is unchanged.
     pub fn apply(&mut self, seat: u8, action: &Action) -> Result<Vec<Event>, Illegal> {
-        self.check_turn(seat)?;
         let mut events = Vec::new();
-        match action {
+        self.apply_into(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Game::apply`], appending the events to `events`; a refused action leaves both the game
+    /// and `events` as they were. For callers that keep one list of a whole game's events.
+    pub fn apply_into(
+        &mut self,
+        seat: u8,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Illegal> {
+        self.check_turn(seat)?;
+        let before = events.len();
+        let done = match action {
             // These check everything before they change anything: no copy needed.
             Action::TakeDiscard
             | Action::Push
             | Action::DrawStock
             | Action::LayOff { .. }
             | Action::Discard(_)
-            | Action::EndTurn => {
-                self.act(seat, action, &mut events)?;
-            }
+            | Action::EndTurn => self.act(seat, action, events),
             // Melds, lay-offs and rescues change the hand before all checks are done: work on a copy.
             _ => {
                 let mut next = self.clone();
-                next.act(seat, action, &mut events)?;
-                *self = next;
+                let done = next.act(seat, action, events);
+                if done.is_ok() {
+                    *self = next;
+                }
+                done
             }
+        };
+        if let Err(e) = done {
+            events.truncate(before);
+            return Err(e);
         }
         #[cfg(debug_assertions)]
         self.check_invariants();
-        Ok(events)
+        Ok(())
     }
 
     fn check_turn(&self, seat: u8) -> Result<(), Illegal> {
@@ -1094,7 +1112,11 @@ impl Game {
         }
         self.check_holds(seat, cards)?;
         let old = &self.deal.table[target];
-        let mut combined = old.cards.clone();
+        let joined = join
+            .and_then(|j| self.deal.table.get(j))
+            .map_or(0, |o| o.cards.len());
+        let mut combined = Vec::with_capacity(old.cards.len() + cards.len() + joined);
+        combined.extend_from_slice(&old.cards);
         combined.extend_from_slice(cards);
         let mut bases: Vec<&[Interpretation]> = vec![&old.interps];
         let other = match join {

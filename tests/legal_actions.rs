@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use push_rummy::bots::{self, Bot};
 use push_rummy::card::{Card, KINDS};
 use push_rummy::disputes::DisputeId;
-use push_rummy::game::{Action, Game, MeldSpec};
+use push_rummy::game::{Action, Event, Game, MeldSpec};
 use push_rummy::meld::{self, Query, Target};
 use push_rummy::rng::Rng;
 use push_rummy::rules::load;
@@ -258,6 +258,18 @@ proptest! {
         let mut r = Rng::new(tries);
         for k in 0..200 {
             let a = if k % 2 == 0 { random_action(&g, &mut r) } else { random_meld_or_long_lay_off(&g, &mut r) };
+            // `apply_into` appends what `apply` returns, and nothing when it refuses.
+            let mut h = g.clone();
+            let mut events = vec![Event::TurnEnded { seat: 9 }];
+            let into = h.apply_into(g.turn(), &a, &mut events);
+            match g.clone().apply(g.turn(), &a) {
+                Ok(ev) => prop_assert_eq!(&events[1..], &ev[..]),
+                Err(e) => {
+                    prop_assert_eq!(into.unwrap_err().to_string(), e.to_string());
+                    prop_assert_eq!(events.len(), 1);
+                    prop_assert_eq!(format!("{:?}", h.deal), format!("{:?}", g.deal));
+                }
+            }
             if let Some(o) = outcome(&g, &a) {
                 prop_assert!(
                     outcomes.contains(&o),
