@@ -117,16 +117,24 @@ impl Game {
         if self.rules.is_wild(card)
             && self.rules.readings.wild_declaration != rd::WildDeclaration::Never
         {
-            for n in &readings {
-                for r in n.roles.iter().filter(|r| r.card == card && !r.natural) {
-                    let a = Action::LayOff {
-                        meld: m,
-                        cards: vec![card],
-                        declared: vec![(card, r.stands_for)],
-                        join,
-                    };
-                    if !forms.contains(&a) {
-                        forms.push(a);
+            // What the wild stands for, then (a 2 at its own place) that it stands for itself:
+            // where the plain lay-off is ambiguous, each is a lay-off of its own.
+            for natural in [false, true] {
+                for n in &readings {
+                    for r in n
+                        .roles
+                        .iter()
+                        .filter(|r| r.card == card && r.natural == natural)
+                    {
+                        let a = Action::LayOff {
+                            meld: m,
+                            cards: vec![card],
+                            declared: vec![(card, r.stands_for)],
+                            join,
+                        };
+                        if !forms.contains(&a) {
+                            forms.push(a);
+                        }
                     }
                 }
             }
@@ -694,15 +702,16 @@ impl Game {
             },
         );
         for i in &v.interpretations {
-            // Declare the laid-off wilds (a wild card may appear in the old meld too: declare
-            // the copies the new cards bring, in the reading's role order).
+            // Declare the laid-off wild cards, a 2 at its own place as itself too (a wild card
+            // may appear in the old meld too: declare the copies the new cards bring, in the
+            // reading's role order).
             let mut left: Vec<Card> = cards
                 .iter()
                 .copied()
                 .filter(|c| self.rules.is_wild(*c))
                 .collect();
             let mut declared = Vec::new();
-            for r in i.wilds() {
+            for r in i.roles.iter().filter(|r| self.rules.is_wild(r.card)) {
                 if let Some(p) = left.iter().position(|c| *c == r.card) {
                     left.remove(p);
                     declared.push((r.card, r.stands_for));
