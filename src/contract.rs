@@ -1518,6 +1518,15 @@ mod tests {
             run(15),
             "5H"
         ));
+        let longest = u8::try_from(rules.max_run()).unwrap();
+        assert!(
+            held(
+                "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK",
+                run(longest),
+                "5H"
+            ),
+            "a run as long as the rules allow"
+        );
         let mut any = rules.clone();
         assert!(any.set_reading(crate::disputes::DisputeId::RunSuits, "any-suits"));
         assert!(may_hold(
