@@ -1,18 +1,21 @@
 //! Built-in players, for generating games in tests, fuzzing, benchmarks and examples.
 //!
 //! `greedy` meets its contract as early as it can, lays off, rescues, melds what else it can and
-//! discards its highest-scoring card; `random` picks uniformly among a sample of legal actions.
-//! Both only ever play actions that [`Game::apply`] accepts. [`choose`] asks [`Game::accepts`];
+//! discards its costliest useless card (not wild, and no pair or near-run with another card for
+//! the melds it still wants); `random` picks uniformly among a sample of legal actions. Both
+//! only ever play actions that [`Game::apply`] accepts. [`choose`] asks [`Game::accepts`];
 //! [`play`] lets the greedy player try its candidates with `apply` itself, in the same order (a
-//! refused action leaves the game as it was), and remember its last laydown search, so it plays
-//! the same games faster (`tests/games.rs` compares the two).
+//! refused action leaves the game as it was), and remember what it has learnt (its searches, the
+//! table melds' lay-offs), so it plays the same games faster (`tests/games.rs` compares the two).
 
-use crate::card::{Card, Counts, Suit};
+use crate::card::{Card, Counts, Rank, Suit};
 use crate::contract;
+use crate::disputes::reading;
 use crate::game::{Action, Event, Game, Stage, TableMeld};
 use crate::meld::{self, Target};
 use crate::rng::Rng;
-use crate::spec::Component;
+use crate::rules::Rules;
+use crate::spec::{Component, MeldKind};
 use std::sync::Arc;
 
 /// A built-in player.
@@ -321,19 +324,96 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
             return a;
         }
     }
-    // Discard the costliest card that is not wild (any allowed card if all are wild).
+    // Discard the costliest useless card: not wild, and no help towards the melds still wanted
+    // (then the costliest card that is not wild; any allowed card if all are wild).
     let game = t.game();
+    let hand = &game.deal.hands[si];
+    let wanted = if game.deal.progress[si].done {
+        vec![
+            Component {
+                kind: MeldKind::Set,
+                size: game.rules.set_min,
+            },
+            Component {
+                kind: MeldKind::Run,
+                size: game.rules.run_min,
+            },
+        ]
+    } else {
+        game.rules.rounds[game.round].contract.clone()
+    };
     let options = game.discard_options(seat);
     options
         .into_iter()
         .min_by_key(|&c| {
             (
                 game.rules.is_wild(c),
+                useful(&game.rules, hand, c, &wanted),
                 std::cmp::Reverse(game.rules.points(c)),
                 c,
             )
         })
         .map_or(Action::EndTurn, Action::Discard)
+}
+
+/// Whether a natural `card` of `hand` may help towards the `wanted` melds: another card of its
+/// rank where sets are wanted, or another natural card of its run's suit (any suit under
+/// `run-suits=any-suits`) close enough on the rank line to share a run where runs are wanted.
+fn useful(rules: &Rules, hand: &Counts, card: Card, wanted: &[Component]) -> bool {
+    let Some(rank) = card.rank() else {
+        return true;
+    };
+    if wanted.iter().any(|c| c.kind == MeldKind::Set) {
+        let same: u8 = Suit::ALL
+            .iter()
+            .map(|&s| hand.count(Card::new(rank, s)))
+            .sum();
+        if same >= 2 {
+            return true;
+        }
+    }
+    let Some(n) = wanted
+        .iter()
+        .filter(|c| c.kind == MeldKind::Run)
+        .map(|c| usize::from(c.size))
+        .max()
+    else {
+        return false;
+    };
+    let len = rules.line.len();
+    let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
+    let places = |r: Rank| -> u32 {
+        (0..len)
+            .filter(|&p| rules.line[p].rank == r)
+            .fold(0, |m, p| m | 1 << p)
+    };
+    // The places of the hand's other natural run cards.
+    let mut others = 0u32;
+    for (c, _) in hand.iter() {
+        let Some(r) = c.rank() else { continue };
+        if rules.is_wild(c) || r == rank || (same_suit && c.suit() != card.suit()) {
+            continue;
+        }
+        others |= places(r);
+    }
+    // The places within a run's reach of the card's own (around the circle where runs wrap).
+    let own = places(rank);
+    let mut near = 0u32;
+    for p in (0..len).filter(|&p| own & 1 << p != 0) {
+        for d in 1..n.min(len) {
+            if rules.wrap_around {
+                near |= 1 << ((p + d) % len) | 1 << ((p + len - d % len) % len);
+            } else {
+                if p + d < len {
+                    near |= 1 << (p + d);
+                }
+                if d <= p {
+                    near |= 1 << (p - d);
+                }
+            }
+        }
+    }
+    others & near != 0
 }
 
 fn random(game: &Game, seat: u8, rng: &mut Rng) -> Action {
@@ -419,5 +499,67 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
         game,
         actions,
         events,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+    use crate::rules::load;
+
+    fn comp(kind: MeldKind, size: u8) -> Component {
+        Component { kind, size }
+    }
+
+    /// A card is useful with another of its rank where sets are wanted, with a natural card of
+    /// its suit within a run's reach where runs are wanted, and otherwise not: the greedy player
+    /// discards the costliest card that is not.
+    #[test]
+    fn useful_cards_pair_up_or_sit_near_a_run() {
+        let rules = load("push", &[]).unwrap().rules;
+        let hand = Counts::from_cards(&parse_cards("7S 7H 9H JH KC AD 2D").unwrap());
+        let is = |card: &str, wanted: &[Component]| {
+            useful(&rules, &hand, parse_cards(card).unwrap()[0], wanted)
+        };
+        let sets = [comp(MeldKind::Set, 3), comp(MeldKind::Set, 3)];
+        let run4 = [comp(MeldKind::Run, 4)];
+        let run3 = [comp(MeldKind::Run, 3)];
+        assert!(is("7S", &sets) && is("7H", &sets));
+        assert!(!is("KC", &sets) && !is("9H", &sets));
+        // Runs: 7H, 9H and JH lie within four places of each other; 7S has no spade near it.
+        assert!(is("7H", &run4) && is("9H", &run4) && is("JH", &run4));
+        assert!(!is("7S", &run4) && !is("KC", &run4));
+        // Within three places only: 7H and 9H, 9H and JH, but not 7H and JH alone.
+        assert!(is("9H", &run3));
+        let far = Counts::from_cards(&parse_cards("7H JH").unwrap());
+        let seven = parse_cards("7H").unwrap()[0];
+        assert!(!useful(&rules, &far, seven, &run4), "7 to J is five places");
+        assert!(useful(&rules, &far, seven, &[comp(MeldKind::Run, 5)]));
+        // The ace is next to the king (and to the 2, which is wild here and helps no run).
+        let ace = Counts::from_cards(&parse_cards("AD KD 2D").unwrap());
+        assert!(useful(&rules, &ace, parse_cards("AD").unwrap()[0], &run3));
+        let low = Counts::from_cards(&parse_cards("AD 2D").unwrap());
+        assert!(!useful(&rules, &low, parse_cards("AD").unwrap()[0], &run3));
+    }
+
+    /// On a circular rank line a run passes from the king past the ace: a queen and a 3 are as
+    /// close as the places between them that way round, and far apart on a straight line.
+    #[test]
+    fn runs_reach_around_a_circular_line() {
+        let mut rules = load("push", &[]).unwrap().rules;
+        let hand = Counts::from_cards(&parse_cards("QH 3H").unwrap());
+        let queen = parse_cards("QH").unwrap()[0];
+        let run = |n: usize| [comp(MeldKind::Run, u8::try_from(n).unwrap())];
+        assert!(!useful(&rules, &hand, queen, &run(5)));
+        rules.wrap_around = true;
+        rules.refresh();
+        let at = |r: Rank| rules.line.iter().position(|p| p.rank == r).unwrap();
+        let apart = rules.line.len() - at(Rank::Queen) + at(Rank::Three);
+        assert!(
+            useful(&rules, &hand, queen, &run(apart + 1)),
+            "{apart} places apart"
+        );
+        assert!(!useful(&rules, &hand, queen, &run(apart)));
     }
 }
