@@ -8,7 +8,7 @@
 //! refused action leaves the game as it was), and remember what it has learnt (its searches, the
 //! table melds' lay-offs), so it plays the same games faster (`tests/games.rs` compares the two).
 
-use crate::card::{Card, Counts, Rank, Suit};
+use crate::card::{Card, Counts, Suit};
 use crate::contract;
 use crate::disputes::reading;
 use crate::game::{Action, Event, Game, Stage, TableMeld};
@@ -342,13 +342,14 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
     } else {
         game.rules.rounds[game.round].contract.clone()
     };
+    let useful = Useful::new(&game.rules, hand, &wanted);
     let options = game.discard_options(seat);
     options
         .into_iter()
         .min_by_key(|&c| {
             (
                 game.rules.is_wild(c),
-                useful(&game.rules, hand, c, &wanted),
+                useful.card(&game.rules, c),
                 std::cmp::Reverse(game.rules.points(c)),
                 c,
             )
@@ -356,64 +357,89 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         .map_or(Action::EndTurn, Action::Discard)
 }
 
-/// Whether a natural `card` of `hand` may help towards the `wanted` melds: another card of its
+/// What makes a natural card of a hand useful towards the `wanted` melds: another card of its
 /// rank where sets are wanted, or another natural card of its run's suit (any suit under
 /// `run-suits=any-suits`) close enough on the rank line to share a run where runs are wanted.
-fn useful(rules: &Rules, hand: &Counts, card: Card, wanted: &[Component]) -> bool {
-    let Some(rank) = card.rank() else {
-        return true;
-    };
-    if wanted.iter().any(|c| c.kind == MeldKind::Set) {
-        let same: u8 = Suit::ALL
-            .iter()
-            .map(|&s| hand.count(Card::new(rank, s)))
-            .sum();
-        if same >= 2 {
+struct Useful {
+    sets: bool,
+    /// The longest run wanted.
+    run: Option<usize>,
+    /// Natural cards per rank (index: rank number - 1).
+    same_rank: [u8; 13],
+    /// Places on the rank line per rank.
+    places: [u32; 13],
+    /// Places of the hand's natural cards per suit (all four alike under any-suits).
+    pools: [u32; 4],
+}
+
+impl Useful {
+    fn new(rules: &Rules, hand: &Counts, wanted: &[Component]) -> Useful {
+        let mut places = [0u32; 13];
+        for (p, place) in rules.line.iter().enumerate() {
+            places[usize::from(place.rank.number()) - 1] |= 1 << p;
+        }
+        let mut same_rank = [0u8; 13];
+        let mut pools = [0u32; 4];
+        for (c, k) in hand.iter() {
+            let (Some(r), Some(s)) = (c.rank(), c.suit()) else {
+                continue;
+            };
+            let r = usize::from(r.number()) - 1;
+            same_rank[r] = same_rank[r].saturating_add(k);
+            if !rules.is_wild(c) {
+                pools[s as usize] |= places[r];
+            }
+        }
+        if rules.readings.run_suits != reading::RunSuits::SameSuit {
+            let all = pools.iter().fold(0, |a, m| a | m);
+            pools = [all; 4];
+        }
+        Useful {
+            sets: wanted.iter().any(|c| c.kind == MeldKind::Set),
+            run: wanted
+                .iter()
+                .filter(|c| c.kind == MeldKind::Run)
+                .map(|c| usize::from(c.size))
+                .max(),
+            same_rank,
+            places,
+            pools,
+        }
+    }
+
+    /// Whether `card`, a natural card of the hand, is useful.
+    fn card(&self, rules: &Rules, card: Card) -> bool {
+        let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else {
+            return true;
+        };
+        let r = usize::from(rank.number()) - 1;
+        if self.sets && self.same_rank[r] >= 2 {
             return true;
         }
-    }
-    let Some(n) = wanted
-        .iter()
-        .filter(|c| c.kind == MeldKind::Run)
-        .map(|c| usize::from(c.size))
-        .max()
-    else {
-        return false;
-    };
-    let len = rules.line.len();
-    let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
-    let places = |r: Rank| -> u32 {
-        (0..len)
-            .filter(|&p| rules.line[p].rank == r)
-            .fold(0, |m, p| m | 1 << p)
-    };
-    // The places of the hand's other natural run cards.
-    let mut others = 0u32;
-    for (c, _) in hand.iter() {
-        let Some(r) = c.rank() else { continue };
-        if rules.is_wild(c) || r == rank || (same_suit && c.suit() != card.suit()) {
-            continue;
-        }
-        others |= places(r);
-    }
-    // The places within a run's reach of the card's own (around the circle where runs wrap).
-    let own = places(rank);
-    let mut near = 0u32;
-    for p in (0..len).filter(|&p| own & 1 << p != 0) {
-        for d in 1..n.min(len) {
-            if rules.wrap_around {
-                near |= 1 << ((p + d) % len) | 1 << ((p + len - d % len) % len);
-            } else {
-                if p + d < len {
-                    near |= 1 << (p + d);
-                }
-                if d <= p {
-                    near |= 1 << (p - d);
+        let Some(n) = self.run else {
+            return false;
+        };
+        // The places within a run's reach of the card's own (around the circle where runs
+        // wrap); the other cards at the card's own places are of its rank and share no run.
+        let len = rules.line.len();
+        let own = self.places[r];
+        let mut near = 0u32;
+        for p in (0..len).filter(|&p| own & 1 << p != 0) {
+            for d in 1..n.min(len) {
+                if rules.wrap_around {
+                    near |= 1 << ((p + d) % len) | 1 << ((p + len - d) % len);
+                } else {
+                    if p + d < len {
+                        near |= 1 << (p + d);
+                    }
+                    if d <= p {
+                        near |= 1 << (p - d);
+                    }
                 }
             }
         }
+        self.pools[suit as usize] & !own & near != 0
     }
-    others & near != 0
 }
 
 fn random(game: &Game, seat: u8, rng: &mut Rng) -> Action {
@@ -505,8 +531,12 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
+    use crate::card::{Rank, parse_cards};
     use crate::rules::load;
+
+    fn useful(rules: &Rules, hand: &Counts, card: Card, wanted: &[Component]) -> bool {
+        Useful::new(rules, hand, wanted).card(rules, card)
+    }
 
     fn comp(kind: MeldKind, size: u8) -> Component {
         Component { kind, size }
@@ -522,6 +552,7 @@ mod tests {
         let is = |card: &str, wanted: &[Component]| {
             useful(&rules, &hand, parse_cards(card).unwrap()[0], wanted)
         };
+
         let sets = [comp(MeldKind::Set, 3), comp(MeldKind::Set, 3)];
         let run4 = [comp(MeldKind::Run, 4)];
         let run3 = [comp(MeldKind::Run, 3)];
