@@ -490,6 +490,19 @@ impl Game {
                 out.push(spec);
             }
         }
+        // Where wilds are never declared, cards that are both a set and a run may also go down
+        // without a kind, keeping the readings of both (listed once, with the sets).
+        if kind == MeldKind::Set
+            && self.rules.readings.wild_declaration == rd::WildDeclaration::Never
+            && !v.interpretations.is_empty()
+            && meld::is_valid(&self.rules, cards, Some(MeldKind::Run))
+        {
+            out.push(MeldSpec {
+                cards: cards.to_vec(),
+                kind: None,
+                declared: vec![],
+            });
+        }
         out
     }
 
