@@ -819,7 +819,6 @@ impl Game {
         Ok(())
     }
 
-    /// Checks the declaration rule and returns the interpretations a new meld keeps.
     /// Every interpretation of a meld spec (its declarations included), or why it is no meld.
     fn spec_interps(&self, spec: &MeldSpec) -> Result<Vec<Interpretation>, Illegal> {
         let v = meld::interpret(&self.rules, &spec.query());
