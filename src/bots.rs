@@ -328,21 +328,22 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
     // (then the costliest card that is not wild; any allowed card if all are wild).
     let game = t.game();
     let hand = &game.deal.hands[si];
-    let wanted = if game.deal.progress[si].done {
-        vec![
-            Component {
-                kind: MeldKind::Set,
-                size: game.rules.set_min,
-            },
-            Component {
-                kind: MeldKind::Run,
-                size: game.rules.run_min,
-            },
-        ]
+    let smallest = [
+        Component {
+            kind: MeldKind::Set,
+            size: game.rules.set_min,
+        },
+        Component {
+            kind: MeldKind::Run,
+            size: game.rules.run_min,
+        },
+    ];
+    let wanted: &[Component] = if game.deal.progress[si].done {
+        &smallest
     } else {
-        game.rules.rounds[game.round].contract.clone()
+        &game.rules.rounds[game.round].contract
     };
-    let useful = Useful::new(&game.rules, hand, &wanted);
+    let useful = Useful::new(&game.rules, hand, wanted);
     let options = game.discard_options(seat);
     options
         .into_iter()
@@ -374,10 +375,7 @@ struct Useful {
 
 impl Useful {
     fn new(rules: &Rules, hand: &Counts, wanted: &[Component]) -> Useful {
-        let mut places = [0u32; 13];
-        for (p, place) in rules.line.iter().enumerate() {
-            places[usize::from(place.rank.number()) - 1] |= 1 << p;
-        }
+        let places = contract::rank_places(rules);
         let mut same_rank = [0u8; 13];
         let mut pools = [0u32; 4];
         for (c, k) in hand.iter() {

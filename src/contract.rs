@@ -578,7 +578,8 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
 /// A quick necessary condition for some meld of `comp` from `hand` to hold `card`: a set of the
 /// card's rank, or a run through one of its places (of its suit, where runs keep one suit), with
 /// the hand's wild cards filling what its naturals leave open. Wild cards always pass, and a 2 is
-/// counted both as a natural and as a wild. `false` means no such meld holds `card`.
+/// counted both as a wild and, where it may stand for itself, as a natural. `false` means no
+/// such meld holds `card`.
 ///
 /// Whether a contract can be met only grows with the hand, so a player whose hand failed a
 /// [`laydown`] search and has since gained some cards need only ask whether a meld could hold
@@ -591,13 +592,7 @@ pub fn may_hold(rules: &Rules, comp: Component, hand: &Counts, card: Card) -> bo
         return true;
     }
     let counts = hand.by_index();
-    let mut wilds = usize::from(counts[Card::JOKER.index()]);
-    if rules.twos_wild {
-        wilds += Suit::ALL
-            .iter()
-            .map(|&s| usize::from(counts[Card::new(Rank::Two, s).index()]))
-            .sum::<usize>();
-    }
+    let wilds = wilds_in(rules, hand);
     let n = usize::from(comp.size);
     let r = usize::from(rank.number()) - 1;
     match comp.kind {
@@ -610,18 +605,13 @@ pub fn may_hold(rules: &Rules, comp: Component, hand: &Counts, card: Card) -> bo
                 return false;
             }
             let places = rank_places(rules);
-            let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
-            let mut pool = 0u32;
-            for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
-                if same_suit && Some(Suit::from_index(si)) != card.suit() {
-                    continue;
+            let naturals = run_naturals(rules, hand).places;
+            let pool = match card.suit() {
+                Some(s) if rules.readings.run_suits == reading::RunSuits::SameSuit => {
+                    naturals[s as usize]
                 }
-                for (q, &k) in suit.iter().enumerate() {
-                    if k > 0 {
-                        pool |= places[q];
-                    }
-                }
-            }
+                _ => naturals.iter().fold(0, |a, m| a | m),
+            };
             let len = rules.line.len();
             (0..rules.run_starts(n)).any(|start| {
                 let w = window(start, n, len);
@@ -633,7 +623,7 @@ pub fn may_hold(rules: &Rules, comp: Component, hand: &Counts, card: Card) -> bo
 
 /// The places of each rank on the line, as bit masks by place (index: rank number - 1): an ace
 /// may have two, a rank off the line none.
-fn rank_places(rules: &Rules) -> [u32; 13] {
+pub(crate) fn rank_places(rules: &Rules) -> [u32; 13] {
     let mut places = [0u32; 13];
     for (pl, place) in rules.line.iter().enumerate() {
         places[usize::from(place.rank.number()) - 1] |= 1 << pl;
