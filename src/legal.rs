@@ -35,6 +35,18 @@ impl Game {
     /// (with the declarations the rules ask for, and joins) and rescues (with a lay-off or meld
     /// of the rescued wild where the rules require one or allow it).
     pub fn table_actions(&self) -> Vec<Action> {
+        self.table_actions_with(FollowUps::All)
+    }
+
+    /// [`Game::table_actions`] less the rescues whose rescued wild then goes into a new meld.
+    /// Those need every meld of the hand with the wild, which is combinatorial in its wilds
+    /// (seconds a call past three); this is for a caller that must bound its work per step, as
+    /// the `engine_actions` fuzz target does.
+    pub fn table_actions_without_rescue_melds(&self) -> Vec<Action> {
+        self.table_actions_with(FollowUps::LayOffs)
+    }
+
+    fn table_actions_with(&self, follow_ups: FollowUps) -> Vec<Action> {
         if self.is_over() {
             return Vec::new();
         }
@@ -60,11 +72,13 @@ impl Game {
                 }
             }
             cands.extend(self.multi_lay_offs(hand, None));
-            cands.extend(self.rescue_forms(seat, true));
+            self.rescue_forms_all(seat, follow_ups, &mut cands);
         }
         let mut out: Vec<Action> = Vec::new();
+        // Lists can run to thousands (lay-offs of several wilds): a set keeps the check linear.
+        let mut seen = std::collections::HashSet::new();
         for a in cands {
-            if !out.contains(&a) && self.accepts_now(&a) {
+            if seen.insert(a.clone()) && self.accepts_now(&a) {
                 out.push(a);
             }
         }
@@ -146,19 +160,28 @@ impl Game {
     /// in the same action (always added where `rescued-wild-fate=meld-same-turn` requires one).
     pub fn rescue_forms(&self, seat: u8, follow_ups: bool) -> Vec<Action> {
         let mut out = Vec::new();
+        let follow_ups = if follow_ups {
+            FollowUps::All
+        } else {
+            FollowUps::Required
+        };
+        self.rescue_forms_all(seat, follow_ups, &mut out);
+        out
+    }
+
+    fn rescue_forms_all(&self, seat: u8, follow_ups: FollowUps, out: &mut Vec<Action>) {
         // The rules with the rescued wild kept in hand, built once when a follow-up is sought.
         let mut to_hand = None;
         for m in 0..self.deal.table.len() {
-            self.rescue_forms_into(seat, m, follow_ups, &mut to_hand, &mut out);
+            self.rescue_forms_into(seat, m, follow_ups, &mut to_hand, out);
         }
-        out
     }
 
     /// The rescues on meld `m` alone, as [`Game::rescue_forms`] lists them (without the
     /// optional follow-ups): its forms for every meld in turn are its whole list.
     pub fn rescue_forms_on(&self, seat: u8, m: usize) -> Vec<Action> {
         let mut out = Vec::new();
-        self.rescue_forms_into(seat, m, false, &mut None, &mut out);
+        self.rescue_forms_into(seat, m, FollowUps::Required, &mut None, &mut out);
         out
     }
 
@@ -166,7 +189,7 @@ impl Game {
         &self,
         seat: u8,
         m: usize,
-        follow_ups: bool,
+        follow_ups: FollowUps,
         to_hand: &mut Option<std::sync::Arc<crate::rules::Rules>>,
         out: &mut Vec<Action>,
     ) {
@@ -203,7 +226,7 @@ impl Game {
                     then: None,
                 });
             }
-            if !must && !follow_ups {
+            if !must && follow_ups == FollowUps::Required {
                 continue;
             }
             // The rescued wild may also go straight onto a meld in the same action (it must,
@@ -239,11 +262,13 @@ impl Game {
                     follow.extend(sim.lay_off_forms(t, wild, Some(j)));
                 }
             }
-            if follow_ups {
+            if follow_ups != FollowUps::Required {
                 // Longer lay-offs and new melds that use the wild (listing only: these
                 // need the full enumeration).
                 let sim_hand = &sim.deal.hands[usize::from(seat)];
                 follow.extend(sim.multi_lay_offs(sim_hand, Some(wild)));
+            }
+            if follow_ups == FollowUps::All {
                 follow.extend(
                     sim.legal_melds()
                         .actions
@@ -372,6 +397,18 @@ impl Game {
 /// enough for every hand the built-in games deal, and a bound on the time a pathological hand can
 /// take.
 pub const MAX_LISTED: usize = 50_000;
+
+/// What a listed rescue may do with the rescued wild in the same action, beyond what the rules
+/// require of it (`rescued-wild-fate=meld-same-turn`: a one-card lay-off).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FollowUps {
+    /// Nothing more.
+    Required,
+    /// Lay it off, alone or with other cards.
+    LayOffs,
+    /// Lay it off, or put it into a new meld.
+    All,
+}
 
 /// Every legal new meld, in canonical form.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -638,6 +675,7 @@ impl Game {
     fn multi_lay_offs(&self, hand: &Counts, must: Option<Card>) -> Vec<Action> {
         let seat = self.turn();
         let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         let n = self.deal.table.len();
         let joining = self.rules.readings.run_join_split == rd::RunJoinSplit::JoinAllowed;
         for m in 0..n {
@@ -675,7 +713,7 @@ impl Game {
             for cards in tries {
                 for &join in &joins {
                     for a in self.lay_off_declared_forms(m, &cards, join) {
-                        if !out.contains(&a) && self.accepts(seat, &a) {
+                        if seen.insert(a.clone()) && self.accepts(seat, &a) {
                             out.push(a);
                         }
                     }
@@ -714,6 +752,9 @@ impl Game {
                 declared: vec![],
             },
         );
+        // The declarations listed so far (the plain form's is empty); readings can run to
+        // thousands where several wilds are laid off, so a set keeps this linear.
+        let mut seen = std::collections::HashSet::from([Vec::new()]);
         for i in &v.interpretations {
             // Declare the laid-off wild cards, a 2 at its own place as itself too (a wild card
             // may appear in the old meld too: declare the copies the new cards bring, in the
@@ -730,14 +771,13 @@ impl Game {
                     declared.push((r.card, r.stands_for));
                 }
             }
-            let a = Action::LayOff {
-                meld: m,
-                cards: cards.to_vec(),
-                declared,
-                join,
-            };
-            if !forms.contains(&a) {
-                forms.push(a);
+            if seen.insert(declared.clone()) {
+                forms.push(Action::LayOff {
+                    meld: m,
+                    cards: cards.to_vec(),
+                    declared,
+                    join,
+                });
             }
         }
         forms

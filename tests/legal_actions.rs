@@ -253,6 +253,13 @@ proptest! {
         for a in g.meld_options() {
             prop_assert!(outcome(&g, &a).is_some(), "meld option refused: {}", a);
         }
+        // The bounded table listing is the full one less the rescues followed by a new meld.
+        let table = g.table_actions();
+        let rescue_meld = |a: &Action| matches!(a, Action::Rescue { then: Some(t), .. } if matches!(**t, Action::Meld(_)));
+        let bounded: Vec<&Action> = table.iter().filter(|a| !rescue_meld(a)).collect();
+        let without = g.table_actions_without_rescue_melds();
+        prop_assert_eq!(without.iter().collect::<Vec<_>>(), bounded);
+        prop_assert_eq!(&legal[..table.len()], &table[..]);
         // Past the listing's bound only the first direction can be checked.
         prop_assume!(complete);
         let mut r = Rng::new(tries);

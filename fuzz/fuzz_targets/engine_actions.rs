@@ -40,7 +40,8 @@ fn built_ins() -> &'static Vec<push_rummy::rules::Rules> {
 
 /// The most actions played per input, to keep each run short.
 const MAX_ACTIONS: usize = 400;
-/// The most wild cards in a hand for which every meld is listed.
+/// The most wild cards within reach of a hand (held, and one rescued from the table) for which
+/// every meld is listed.
 const MAX_WILDS_LISTED: usize = 3;
 
 fuzz_target!(|input: Input| {
@@ -89,17 +90,24 @@ fuzz_target!(|input: Input| {
             game.check_invariants();
             continue;
         }
-        // Listing every meld of a hand with four or more wilds can take seconds (fuzz/README.md): past
-        // three wilds, list the table actions and the first meld option only.
-        let wilds = game.deal.hands[usize::from(seat)]
+        // Listing every meld of a hand with four or more wilds can take seconds (fuzz/README.md),
+        // and so can a rescue's follow-up melds, which list the melds of the hand with the rescued
+        // wild: past three wilds within reach, list the table actions without those and the first
+        // meld option only.
+        let in_hand = game.deal.hands[usize::from(seat)]
             .iter()
             .filter(|(c, _)| game.rules.is_wild(*c))
             .map(|(_, k)| usize::from(k))
             .sum::<usize>();
-        let legal = if wilds <= MAX_WILDS_LISTED {
+        let rescuable = game
+            .deal
+            .table
+            .iter()
+            .any(|m| m.interps.iter().any(|i| i.wilds().next().is_some()));
+        let legal = if in_hand + usize::from(rescuable) <= MAX_WILDS_LISTED {
             game.legal_actions()
         } else {
-            let mut v = game.table_actions();
+            let mut v = game.table_actions_without_rescue_melds();
             v.extend(game.first_meld_option());
             v
         };
