@@ -38,12 +38,14 @@ impl Game {
         self.table_actions_with(FollowUps::All)
     }
 
-    /// [`Game::table_actions`] less the rescues whose rescued wild then goes into a new meld.
-    /// Those need every meld of the hand with the wild, which is combinatorial in its wilds
-    /// (seconds a call past three); this is for a caller that must bound its work per step, as
-    /// the `engine_actions` fuzz target does.
-    pub fn table_actions_without_rescue_melds(&self) -> Vec<Action> {
-        self.table_actions_with(FollowUps::LayOffs)
+    /// [`Game::table_actions`] with the rescues as [`Game::rescue_forms`] lists them without
+    /// follow-ups: alone, or with the one-card lay-off of the rescued wild that
+    /// `rescued-wild-fate=meld-same-turn` requires. The optional follow-ups (the wild laid off with
+    /// other cards, or into a new meld) are combinatorial in the wilds: with a few wilds held and
+    /// one rescued, they can take seconds a call. For a caller that must bound its work per step,
+    /// as the `engine_actions` fuzz target does.
+    pub fn table_actions_bounded(&self) -> Vec<Action> {
+        self.table_actions_with(FollowUps::Required)
     }
 
     fn table_actions_with(&self, follow_ups: FollowUps) -> Vec<Action> {
@@ -262,13 +264,11 @@ impl Game {
                     follow.extend(sim.lay_off_forms(t, wild, Some(j)));
                 }
             }
-            if follow_ups != FollowUps::Required {
+            if follow_ups == FollowUps::All {
                 // Longer lay-offs and new melds that use the wild (listing only: these
                 // need the full enumeration).
                 let sim_hand = &sim.deal.hands[usize::from(seat)];
                 follow.extend(sim.multi_lay_offs(sim_hand, Some(wild)));
-            }
-            if follow_ups == FollowUps::All {
                 follow.extend(
                     sim.legal_melds()
                         .actions
@@ -404,9 +404,7 @@ pub const MAX_LISTED: usize = 50_000;
 enum FollowUps {
     /// Nothing more.
     Required,
-    /// Lay it off, alone or with other cards.
-    LayOffs,
-    /// Lay it off, or put it into a new meld.
+    /// Lay it off, alone or with other cards, or put it into a new meld.
     All,
 }
 
@@ -675,7 +673,6 @@ impl Game {
     fn multi_lay_offs(&self, hand: &Counts, must: Option<Card>) -> Vec<Action> {
         let seat = self.turn();
         let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
         let n = self.deal.table.len();
         let joining = self.rules.readings.run_join_split == rd::RunJoinSplit::JoinAllowed;
         for m in 0..n {
@@ -710,10 +707,11 @@ impl Game {
                     tries.push(cards.to_vec());
                 }
             });
+            // Each form is new: the sub-multisets differ, and so do one's declared forms.
             for cards in tries {
                 for &join in &joins {
                     for a in self.lay_off_declared_forms(m, &cards, join) {
-                        if seen.insert(a.clone()) && self.accepts(seat, &a) {
+                        if self.accepts(seat, &a) {
                             out.push(a);
                         }
                     }

@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use push_rummy::bots::{self, Bot};
 use push_rummy::card::{Card, KINDS};
 use push_rummy::disputes::DisputeId;
+use push_rummy::disputes::reading::RescuedWildFate;
 use push_rummy::game::{Action, Event, Game, MeldSpec};
 use push_rummy::meld::{self, Query, Target};
 use push_rummy::rng::Rng;
@@ -253,12 +254,19 @@ proptest! {
         for a in g.meld_options() {
             prop_assert!(outcome(&g, &a).is_some(), "meld option refused: {}", a);
         }
-        // The bounded table listing is the full one less the rescues followed by a new meld.
+        // The bounded table listing is the full one less the rescues' optional follow-ups: only
+        // the one-card lay-off that meld-same-turn requires stays.
         let table = g.table_actions();
-        let rescue_meld = |a: &Action| matches!(a, Action::Rescue { then: Some(t), .. } if matches!(**t, Action::Meld(_)));
-        let bounded: Vec<&Action> = table.iter().filter(|a| !rescue_meld(a)).collect();
-        let without = g.table_actions_without_rescue_melds();
-        prop_assert_eq!(without.iter().collect::<Vec<_>>(), bounded);
+        let must = g.rules.readings.rescued_wild_fate == RescuedWildFate::MeldSameTurn;
+        let kept = |a: &Action| match a {
+            Action::Rescue { then: Some(t), .. } => {
+                must && matches!(&**t, Action::LayOff { cards, .. } if cards.len() == 1)
+            }
+            _ => true,
+        };
+        let bounded: Vec<&Action> = table.iter().filter(|a| kept(a)).collect();
+        let listed = g.table_actions_bounded();
+        prop_assert_eq!(listed.iter().collect::<Vec<_>>(), bounded);
         prop_assert_eq!(&legal[..table.len()], &table[..]);
         // Past the listing's bound only the first direction can be checked.
         prop_assume!(complete);

@@ -91,9 +91,9 @@ fuzz_target!(|input: Input| {
             continue;
         }
         // Listing every meld of a hand with four or more wilds can take seconds (fuzz/README.md),
-        // and so can a rescue's follow-up melds, which list the melds of the hand with the rescued
-        // wild: past three wilds within reach, list the table actions without those and the first
-        // meld option only.
+        // and so can a rescue's optional follow-ups, which list the melds and the lay-offs of
+        // several cards with the rescued wild: past three wilds within reach, list the table
+        // actions with plain rescues and the first meld option only.
         let in_hand = game.deal.hands[usize::from(seat)]
             .iter()
             .filter(|(c, _)| game.rules.is_wild(*c))
@@ -107,7 +107,7 @@ fuzz_target!(|input: Input| {
         let legal = if in_hand + usize::from(rescuable) <= MAX_WILDS_LISTED {
             game.legal_actions()
         } else {
-            let mut v = game.table_actions_without_rescue_melds();
+            let mut v = game.table_actions_bounded();
             v.extend(game.first_meld_option());
             v
         };
