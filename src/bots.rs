@@ -210,12 +210,14 @@ impl Memo {
         if let Some(i) = failed {
             let mut new = hand.more_than(&self.failed[i].2);
             let mut gained = false;
-            while new != 0 && !gained {
-                let card = Card::from_index(new.trailing_zeros() as usize).expect("a card's bit");
-                new &= new - 1;
-                gained = comps
-                    .iter()
-                    .any(|&c| contract::may_hold(&game.rules, c, hand, card));
+            if new != 0 {
+                let reach = contract::Reach::new(&game.rules, hand);
+                while new != 0 && !gained {
+                    let index = new.trailing_zeros() as usize;
+                    let card = Card::from_index(index).expect("a card's bit");
+                    new &= new - 1;
+                    gained = comps.iter().any(|&c| reach.may_hold(&game.rules, c, card));
+                }
             }
             if !gained {
                 self.failed[i].2 = hand.clone();

@@ -585,38 +585,84 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
 /// [`laydown`] search and has since gained some cards need only ask whether a meld could hold
 /// one of the new ones.
 pub fn may_hold(rules: &Rules, comp: Component, hand: &Counts, card: Card) -> bool {
-    let Some(rank) = card.rank() else {
-        return true;
-    };
-    if rules.is_wild(card) {
-        return true;
-    }
-    let counts = hand.by_index();
-    let wilds = wilds_in(rules, hand);
-    let n = usize::from(comp.size);
-    let r = usize::from(rank.number()) - 1;
-    match comp.kind {
-        MeldKind::Set => {
-            let same: usize = (0..4).map(|s| usize::from(counts[s * 13 + r])).sum();
-            same + wilds >= n
-        }
-        MeldKind::Run => {
-            if n > rules.max_run() {
-                return false;
-            }
-            let places = rank_places(rules);
-            let naturals = run_naturals(rules, hand).places;
-            let pool = match card.suit() {
-                Some(s) if rules.readings.run_suits == reading::RunSuits::SameSuit => {
-                    naturals[s as usize]
+    Reach::new(rules, hand).may_hold(rules, comp, card)
+}
+
+/// What [`may_hold`] reads from a hand, read once for the questions about several cards.
+pub struct Reach {
+    /// Natural and wild cards per rank (index: rank number - 1).
+    same_rank: [usize; 13],
+    wilds: usize,
+    /// The places of each rank on the line ([`rank_places`]).
+    places: [u32; 13],
+    /// Per suit, the places the hand's cards can fill naturally in runs, and (index 4) all suits
+    /// together.
+    pools: [u32; 5],
+}
+
+impl Reach {
+    pub fn new(rules: &Rules, hand: &Counts) -> Reach {
+        // One pass over the counts by card index (suit * 13 + rank number - 1, the joker last),
+        // as `wilds_in` and `run_naturals` would read them.
+        let counts = hand.by_index();
+        let places = rank_places(rules);
+        let two = usize::from(Rank::Two.number()) - 1;
+        let twos_natural = rules.natural_two_in_runs();
+        let mut same_rank = [0usize; 13];
+        let mut wilds = usize::from(counts[Card::JOKER.index()]);
+        let mut pools = [0u32; 5];
+        for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
+            for (r, &k) in suit.iter().enumerate() {
+                if k == 0 {
+                    continue;
                 }
-                _ => naturals.iter().fold(0, |a, m| a | m),
-            };
-            let len = rules.line.len();
-            (0..rules.run_starts(n)).any(|start| {
-                let w = window(start, n, len);
-                w & places[r] != 0 && (pool & w).count_ones() as usize + wilds >= n
-            })
+                let k = usize::from(k);
+                same_rank[r] += k;
+                if r == two && rules.twos_wild {
+                    wilds += k;
+                }
+                if r != two || twos_natural {
+                    pools[si] |= places[r];
+                }
+            }
+            pools[4] |= pools[si];
+        }
+        Reach {
+            same_rank,
+            wilds,
+            places,
+            pools,
+        }
+    }
+
+    /// [`may_hold`] for the hand this was read from.
+    pub fn may_hold(&self, rules: &Rules, comp: Component, card: Card) -> bool {
+        let Some(rank) = card.rank() else {
+            return true;
+        };
+        if rules.is_wild(card) {
+            return true;
+        }
+        let n = usize::from(comp.size);
+        let r = usize::from(rank.number()) - 1;
+        match comp.kind {
+            MeldKind::Set => self.same_rank[r] + self.wilds >= n,
+            MeldKind::Run => {
+                if n > rules.max_run() {
+                    return false;
+                }
+                let pool = match card.suit() {
+                    Some(s) if rules.readings.run_suits == reading::RunSuits::SameSuit => {
+                        self.pools[s as usize]
+                    }
+                    _ => self.pools[4],
+                };
+                let len = rules.line.len();
+                (0..rules.run_starts(n)).any(|start| {
+                    let w = window(start, n, len);
+                    w & self.places[r] != 0 && (pool & w).count_ones() as usize + self.wilds >= n
+                })
+            }
         }
     }
 }
