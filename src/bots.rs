@@ -8,11 +8,11 @@
 //! refused action leaves the game as it was), and remember what it has learnt (its searches, the
 //! table melds' lay-offs), so it plays the same games faster (`tests/games.rs` compares the two).
 
-use crate::card::{Card, Counts, Suit};
+use crate::card::{Card, Counts};
 use crate::contract;
 use crate::disputes::reading;
 use crate::game::{Action, Event, Game, Stage, TableMeld};
-use crate::meld::{self, Target};
+use crate::meld;
 use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::spec::{Component, MeldKind};
@@ -240,13 +240,8 @@ impl Memo {
 fn rescuable(tm: &TableMeld) -> u64 {
     let mut mask = 0u64;
     for r in tm.interps.iter().flat_map(|i| i.wilds()) {
-        match r.stands_for {
-            Target::Card(c) => mask |= 1 << c.index(),
-            Target::Rank(rank) => {
-                for s in Suit::ALL {
-                    mask |= 1 << Card::new(rank, s).index();
-                }
-            }
+        for c in r.stands_for.cards() {
+            mask |= 1 << c.index();
         }
     }
     mask

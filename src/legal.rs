@@ -38,12 +38,13 @@ impl Game {
         self.table_actions_with(FollowUps::All)
     }
 
-    /// [`Game::table_actions`] with the rescues as [`Game::rescue_forms`] lists them without
-    /// follow-ups: alone, or with the one-card lay-off of the rescued wild that
-    /// `rescued-wild-fate=meld-same-turn` requires. The optional follow-ups (the wild laid off with
-    /// other cards, or into a new meld) are combinatorial in the wilds: with a few wilds held and
-    /// one rescued, they can take seconds a call. For a caller that must bound its work per step,
-    /// as the `engine_actions` fuzz target does.
+    /// [`Game::table_actions`] without its combinatorial part: lay-offs of one card only, and
+    /// rescues as [`Game::rescue_forms`] lists them without follow-ups (alone, or with the
+    /// one-card lay-off of the rescued wild that `rescued-wild-fate=meld-same-turn` requires).
+    /// Lay-offs of several cards, and a rescued wild laid off with other cards or put into a new
+    /// meld, come in thousands of forms where several wilds are within reach, and listing them
+    /// can take seconds. For a caller that must bound its work per step, as the `engine_actions`
+    /// fuzz target does.
     pub fn table_actions_bounded(&self) -> Vec<Action> {
         self.table_actions_with(FollowUps::Required)
     }
@@ -73,7 +74,9 @@ impl Game {
                     }
                 }
             }
-            cands.extend(self.multi_lay_offs(hand, None));
+            if follow_ups == FollowUps::All {
+                cands.extend(self.multi_lay_offs(hand, None));
+            }
             self.rescue_forms_all(seat, follow_ups, &mut cands);
         }
         let mut out: Vec<Action> = Vec::new();
@@ -202,11 +205,7 @@ impl Game {
         for i in &tm.interps {
             for r in i.wilds() {
                 // The natural cards the wild stands for, straight from the hand's counts.
-                let naturals: &mut dyn Iterator<Item = Card> = match r.stands_for {
-                    Target::Card(c) => &mut std::iter::once(c),
-                    Target::Rank(rank) => &mut Suit::ALL.iter().map(move |&s| Card::new(rank, s)),
-                };
-                for natural in naturals {
+                for natural in r.stands_for.cards() {
                     // Only where the natural can take the wild's place (`apply` refuses the
                     // rest: a suit a set already has, a place the card is not natural in).
                     if hand.count(natural) > 0
@@ -398,13 +397,14 @@ impl Game {
 /// take.
 pub const MAX_LISTED: usize = 50_000;
 
-/// What a listed rescue may do with the rescued wild in the same action, beyond what the rules
-/// require of it (`rescued-wild-fate=meld-same-turn`: a one-card lay-off).
+/// How much of the combinatorial part a table listing takes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum FollowUps {
-    /// Nothing more.
+    /// Lay-offs of one card, and rescues with only the follow-up the rules require
+    /// (`rescued-wild-fate=meld-same-turn`: a one-card lay-off of the rescued wild).
     Required,
-    /// Lay it off, alone or with other cards, or put it into a new meld.
+    /// Lay-offs of any number of cards, and rescues with any follow-up: the rescued wild laid
+    /// off, alone or with other cards, or put into a new meld.
     All,
 }
 

@@ -36,6 +36,18 @@ impl Target {
         }
     }
 
+    /// The cards that meet this target: the card itself, or the rank in every suit.
+    pub fn cards(self) -> impl Iterator<Item = Card> {
+        let (one, rank) = match self {
+            Target::Card(c) => (Some(c), None),
+            Target::Rank(r) => (None, Some(r)),
+        };
+        one.into_iter().chain(
+            rank.into_iter()
+                .flat_map(|r| Suit::ALL.iter().map(move |&s| Card::new(r, s))),
+        )
+    }
+
     /// Whether a declaration `self` is satisfied by a role standing for `actual`. A rank
     /// declaration matches any card of that rank; a card declaration of a rank-only role matches
     /// on rank (the suit is not part of that role).
@@ -1189,6 +1201,16 @@ mod tests {
             declared: vec![],
         };
         interpret(rules, &q).interpretations.remove(0)
+    }
+
+    #[test]
+    fn a_target_is_met_by_its_card_or_by_its_rank_in_every_suit() {
+        let seven = parse_cards("7H").unwrap()[0];
+        assert_eq!(Target::Card(seven).cards().collect::<Vec<_>>(), vec![seven]);
+        assert_eq!(
+            Target::Rank(Rank::Seven).cards().collect::<Vec<_>>(),
+            parse_cards("7S 7H 7D 7C").unwrap()
+        );
     }
 
     /// `may_extend` is a quick necessary condition in front of the one-card extension, and only

@@ -254,11 +254,13 @@ proptest! {
         for a in g.meld_options() {
             prop_assert!(outcome(&g, &a).is_some(), "meld option refused: {}", a);
         }
-        // The bounded table listing is the full one less the rescues' optional follow-ups: only
-        // the one-card lay-off that meld-same-turn requires stays.
+        // The bounded table listing is the full one less the lay-offs of several cards and the
+        // rescues' optional follow-ups: only the one-card lay-off that meld-same-turn requires
+        // stays.
         let table = g.table_actions();
         let must = g.rules.readings.rescued_wild_fate == RescuedWildFate::MeldSameTurn;
         let kept = |a: &Action| match a {
+            Action::LayOff { cards, .. } => cards.len() == 1,
             Action::Rescue { then: Some(t), .. } => {
                 must && matches!(&**t, Action::LayOff { cards, .. } if cards.len() == 1)
             }

@@ -91,9 +91,9 @@ fuzz_target!(|input: Input| {
             continue;
         }
         // Listing every meld of a hand with four or more wilds can take seconds (fuzz/README.md),
-        // and so can a rescue's optional follow-ups, which list the melds and the lay-offs of
-        // several cards with the rescued wild: past three wilds within reach, list the table
-        // actions with plain rescues and the first meld option only.
+        // and so can the lay-offs of several wilds and a rescue's optional follow-ups (which list
+        // the melds and lay-offs with the rescued wild): past three wilds within reach, list the
+        // bounded table actions and the first meld option only.
         let in_hand = game.deal.hands[usize::from(seat)]
             .iter()
             .filter(|(c, _)| game.rules.is_wild(*c))
