@@ -976,15 +976,20 @@ impl Game {
             ));
         }
         self.take_cards(seat, &all)?;
-        // Each spec's interpretations, then those its declarations leave (`declaration_policy`).
+        // Each spec's interpretations, then those its declarations leave (`declaration_policy`);
+        // a contract met in one laydown is checked against all of them.
+        let si = usize::from(seat);
+        let whole_contract = !self.deal.progress[si].done
+            && self.rules.readings.contract_in_one_turn == rd::ContractInOneTurn::Required;
         let mut found = Vec::with_capacity(specs.len());
         let mut interps = Vec::with_capacity(specs.len());
         for s in specs {
             let all = self.spec_interps(s)?;
-            interps.push(self.declaration_policy(&s.cards, s.kind, &s.declared, all.clone())?);
-            found.push(all);
+            if whole_contract {
+                found.push(all.clone());
+            }
+            interps.push(self.declaration_policy(&s.cards, s.kind, &s.declared, all)?);
         }
-        let si = usize::from(seat);
         let contract = self.rules.rounds[self.round].contract.clone();
         let mut contract_melds = vec![false; specs.len()];
         if !self.deal.progress[si].done {
@@ -1054,17 +1059,17 @@ impl Game {
         for ((s, i), c) in specs.iter().zip(interps).zip(contract_melds) {
             let mut cards = s.cards.clone();
             cards.sort();
-            self.deal.table.push(Arc::new(TableMeld {
-                owner: seat,
-                cards: cards.clone(),
-                interps: i,
-            }));
             events.push(Event::Melded {
                 seat,
-                meld: self.deal.table.len() - 1,
-                cards: cards.to_vec(),
+                meld: self.deal.table.len(),
+                cards: cards.clone(),
                 contract: c,
             });
+            self.deal.table.push(Arc::new(TableMeld {
+                owner: seat,
+                cards,
+                interps: i,
+            }));
         }
         self.deal.table_progress = true;
         self.after_table_play(seat, events)
