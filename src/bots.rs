@@ -416,24 +416,20 @@ impl Useful {
         };
         // The places within a run's reach of the card's own (around the circle where runs
         // wrap); the other cards at the card's own places are of its rank and share no run.
+        // Shifting the card's places by each distance at once: `d` up and `d` down, rotated
+        // within the line's places where runs wrap, cut at its ends where they do not.
         let len = rules.line.len();
+        let line = (1u32 << len) - 1;
         let own = self.places[r];
         let mut near = 0u32;
-        for p in (0..len).filter(|&p| own & 1 << p != 0) {
-            for d in 1..n.min(len) {
-                if rules.wrap_around {
-                    near |= 1 << ((p + d) % len) | 1 << ((p + len - d) % len);
-                } else {
-                    if p + d < len {
-                        near |= 1 << (p + d);
-                    }
-                    if d <= p {
-                        near |= 1 << (p - d);
-                    }
-                }
-            }
+        for d in 1..n.min(len) {
+            near |= if rules.wrap_around {
+                own << d | own >> (len - d) | own << (len - d) | own >> d
+            } else {
+                own << d | own >> d
+            };
         }
-        self.pools[suit as usize] & !own & near != 0
+        self.pools[suit as usize] & !own & near & line != 0
     }
 }
 
@@ -587,5 +583,9 @@ mod tests {
             "{apart} places apart"
         );
         assert!(!useful(&rules, &hand, queen, &run(apart)));
+        // And the other way round, from the 3 back past the ace to the queen.
+        let three = parse_cards("3H").unwrap()[0];
+        assert!(useful(&rules, &hand, three, &run(apart + 1)));
+        assert!(!useful(&rules, &hand, three, &run(apart)));
     }
 }
