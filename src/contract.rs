@@ -8,7 +8,7 @@
 //! also has a one-card "anchor" that only a natural card can fill. A contract meld of exactly the
 //! stated size exists whenever a larger one does, so templates have exactly the stated size.
 
-use crate::card::{Card, Counts, Rank, Suit};
+use crate::card::{Card, Counts, KINDS, Rank, Suit};
 use crate::disputes::reading;
 use crate::meld::{self, Interpretation, Query};
 use crate::rules::Rules;
@@ -588,51 +588,44 @@ pub fn may_hold(rules: &Rules, comp: Component, hand: &Counts, card: Card) -> bo
     Reach::new(rules, hand).may_hold(rules, comp, card)
 }
 
-/// What [`may_hold`] reads from a hand, read once for the questions about several cards.
-pub struct Reach {
-    /// Natural and wild cards per rank (index: rank number - 1).
-    same_rank: [usize; 13],
+/// What [`may_hold`] reads from a hand for the questions about several cards: the wilds and the
+/// rank line once, the cards of a rank or suit as each question needs them.
+pub struct Reach<'a> {
+    /// The hand's counts by card index (suit * 13 + rank number - 1, the joker last).
+    counts: &'a [u8; KINDS],
     wilds: usize,
     /// The places of each rank on the line ([`rank_places`]).
     places: [u32; 13],
-    /// Per suit, the places the hand's cards can fill naturally in runs, and (index 4) all suits
-    /// together.
-    pools: [u32; 5],
+    /// Whether a 2 may stand for itself in a run.
+    twos_natural: bool,
 }
 
-impl Reach {
-    pub fn new(rules: &Rules, hand: &Counts) -> Reach {
-        // One pass over the counts by card index (suit * 13 + rank number - 1, the joker last),
-        // as `wilds_in` and `run_naturals` would read them.
+impl<'a> Reach<'a> {
+    pub fn new(rules: &Rules, hand: &'a Counts) -> Reach<'a> {
         let counts = hand.by_index();
-        let places = rank_places(rules);
+        // `wilds_in`, read straight from the jokers and the twos.
         let two = usize::from(Rank::Two.number()) - 1;
-        let twos_natural = rules.natural_two_in_runs();
-        let mut same_rank = [0usize; 13];
-        let mut wilds = usize::from(counts[Card::JOKER.index()]);
-        let mut pools = [0u32; 5];
-        for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
-            for (r, &k) in suit.iter().enumerate() {
-                if k == 0 {
-                    continue;
-                }
-                let k = usize::from(k);
-                same_rank[r] += k;
-                if r == two && rules.twos_wild {
-                    wilds += k;
-                }
-                if r != two || twos_natural {
-                    pools[si] |= places[r];
-                }
-            }
-            pools[4] |= pools[si];
-        }
+        let twos: usize = (0..4).map(|s| usize::from(counts[s * 13 + two])).sum();
+        let wilds =
+            usize::from(counts[Card::JOKER.index()]) + if rules.twos_wild { twos } else { 0 };
         Reach {
-            same_rank,
+            counts,
             wilds,
-            places,
-            pools,
+            places: rank_places(rules),
+            twos_natural: rules.natural_two_in_runs(),
         }
+    }
+
+    /// The places of the line the hand's cards of `suit` can fill naturally in runs.
+    fn pool(&self, suit: usize) -> u32 {
+        let two = usize::from(Rank::Two.number()) - 1;
+        let mut pool = 0;
+        for (r, &k) in self.counts[suit * 13..suit * 13 + 13].iter().enumerate() {
+            if k > 0 && (r != two || self.twos_natural) {
+                pool |= self.places[r];
+            }
+        }
+        pool
     }
 
     /// [`may_hold`] for the hand this was read from.
@@ -646,16 +639,19 @@ impl Reach {
         let n = usize::from(comp.size);
         let r = usize::from(rank.number()) - 1;
         match comp.kind {
-            MeldKind::Set => self.same_rank[r] + self.wilds >= n,
+            MeldKind::Set => {
+                let same: usize = (0..4).map(|s| usize::from(self.counts[s * 13 + r])).sum();
+                same + self.wilds >= n
+            }
             MeldKind::Run => {
                 if n > rules.max_run() {
                     return false;
                 }
                 let pool = match card.suit() {
                     Some(s) if rules.readings.run_suits == reading::RunSuits::SameSuit => {
-                        self.pools[s as usize]
+                        self.pool(s as usize)
                     }
-                    _ => self.pools[4],
+                    _ => (0..4).fold(0, |a, s| a | self.pool(s)),
                 };
                 let len = rules.line.len();
                 (0..rules.run_starts(n)).any(|start| {
@@ -1571,6 +1567,12 @@ mod tests {
             &hand("5H 6S JK"),
             Card::new(Rank::Five, Suit::Hearts)
         ));
+        // Where twos are not wild, they fill no set of another rank.
+        let mut natural_twos = rules.clone();
+        natural_twos.twos_wild = false;
+        let seven = Card::new(Rank::Seven, Suit::Spades);
+        assert!(!may_hold(&natural_twos, set(3), &hand("7S 2H 2D"), seven));
+        assert!(may_hold(&rules, set(3), &hand("7S 2H 2D"), seven));
     }
 
     /// Where all-wild melds are forbidden, sets of two sizes are made of naturals: three sevens
