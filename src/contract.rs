@@ -602,15 +602,9 @@ pub struct Reach<'a> {
 
 impl<'a> Reach<'a> {
     pub fn new(rules: &Rules, hand: &'a Counts) -> Reach<'a> {
-        let counts = hand.by_index();
-        // `wilds_in`, read straight from the jokers and the twos.
-        let two = usize::from(Rank::Two.number()) - 1;
-        let twos: usize = (0..4).map(|s| usize::from(counts[s * 13 + two])).sum();
-        let wilds =
-            usize::from(counts[Card::JOKER.index()]) + if rules.twos_wild { twos } else { 0 };
         Reach {
-            counts,
-            wilds,
+            counts: hand.by_index(),
+            wilds: wilds_in(rules, hand),
             places: rank_places(rules),
             twos_natural: rules.natural_two_in_runs(),
         }
@@ -862,10 +856,7 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
 }
 
 fn wilds_in(rules: &Rules, hand: &Counts) -> usize {
-    hand.iter()
-        .filter(|(c, _)| rules.is_wild(*c))
-        .map(|(_, k)| usize::from(k))
-        .sum()
+    rules.wild_cards().map(|c| usize::from(hand.count(c))).sum()
 }
 
 /// The most natural cards template `t` adds to what the templates chosen so far could hold. A run

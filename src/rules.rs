@@ -5,7 +5,7 @@
 //! Invariant: a `Rules` value always describes a playable game: every deal fits the pack for every
 //! allowed player count, and every contract meld is one the pack can make.
 
-use crate::card::{Card, Rank};
+use crate::card::{Card, Rank, Suit};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::disputes::{DisputeId, Readings, list_readings, reading};
 use crate::spec::{self, Component, Leaf, MeldKind, Origin, RawRules, RoundSpec};
@@ -126,6 +126,14 @@ impl Rules {
     /// Whether `card` is wild in this game (it may still stand for itself where the rules allow).
     pub fn is_wild(&self, card: Card) -> bool {
         card.is_joker() || (self.twos_wild && card.is_two())
+    }
+
+    /// Every card [`Rules::is_wild`] accepts (the joker, and the twos where they are wild), for
+    /// counting a hand's wilds without visiting every card in it.
+    pub fn wild_cards(&self) -> impl Iterator<Item = Card> + '_ {
+        std::iter::once(Card::JOKER)
+            .chain(Suit::ALL.iter().map(|&s| Card::new(Rank::Two, s)))
+            .filter(|&c| self.is_wild(c))
     }
 
     /// Points for `card` left in a hand.
