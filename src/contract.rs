@@ -990,25 +990,54 @@ fn template_allowed(
 }
 
 /// A tiny max-flow network (augmenting paths found by DFS); graphs here have under 200 edges.
-/// Edges are kept in flat arrays (a linked list per node) so a network costs a few allocations.
+/// Edges are kept in one flat array (a linked list per node), and the space of one network, with
+/// `fill`'s bookkeeping, serves every network of a search: a network costs no allocation once the
+/// first has grown the space.
 struct Flow {
-    first: Vec<usize>,
-    next: Vec<usize>,
-    to: Vec<usize>,
-    cap: Vec<i32>,
-    seen: Vec<bool>,
+    first: Vec<u32>,
+    edges: Vec<Edge>,
+    /// The DFS of one augmenting path has visited node `v` when `seen[v] == pass`.
+    seen: Vec<u32>,
+    pass: u32,
+    /// `fill`'s record of each template's natural edges, as ranges of `naturals`: the card, its
+    /// edge into the template (a run: into the place's slot), and the slot's edge into the
+    /// template (`NONE` for a set).
+    naturals: Vec<(Card, u32, u32)>,
+    uses: Vec<Uses>,
 }
 
-const NONE: usize = usize::MAX;
+#[derive(Clone, Copy)]
+struct Edge {
+    to: u32,
+    next: u32,
+    cap: i32,
+}
+
+/// One template's edges in `fill`'s network, for reading the flow back into cards.
+#[derive(Clone, Copy)]
+struct Uses {
+    /// Its natural edges: `Flow::naturals[naturals.0..naturals.1]`.
+    naturals: (usize, usize),
+    wild_edge: u32,
+    joker_only: bool,
+    /// Its edges to the sink: for natural cards only (`NONE` unless all-wild melds are
+    /// forbidden), and from its natural node on, through its node of all cards.
+    nat_sink: u32,
+    nat_all: u32,
+    all_sink: u32,
+}
+
+const NONE: u32 = u32::MAX;
 
 impl Flow {
     fn new() -> Flow {
         Flow {
             first: Vec::with_capacity(64),
-            next: Vec::with_capacity(128),
-            to: Vec::with_capacity(128),
-            cap: Vec::with_capacity(128),
+            edges: Vec::with_capacity(256),
             seen: Vec::with_capacity(64),
+            pass: 0,
+            naturals: Vec::with_capacity(64),
+            uses: Vec::with_capacity(8),
         }
     }
 
@@ -1016,53 +1045,78 @@ impl Flow {
     fn reset(&mut self, n: usize) {
         self.first.clear();
         self.first.resize(n, NONE);
-        self.next.clear();
-        self.to.clear();
-        self.cap.clear();
+        self.edges.clear();
+        self.naturals.clear();
+        self.uses.clear();
     }
 
-    fn node(&mut self) -> usize {
+    fn node(&mut self) -> u32 {
         self.first.push(NONE);
-        self.first.len() - 1
+        (self.first.len() - 1) as u32
     }
 
     /// Adds an edge; returns its index (the reverse edge is `index ^ 1`).
-    fn edge(&mut self, a: usize, b: usize, c: i32) -> usize {
-        let e = self.to.len();
-        self.to.push(b);
-        self.cap.push(c);
-        self.next.push(self.first[a]);
+    fn edge(&mut self, a: u32, b: u32, c: i32) -> u32 {
+        let e = self.edges.len() as u32;
+        let (a, b) = (a as usize, b as usize);
+        self.edges.push(Edge {
+            to: b as u32,
+            next: self.first[a],
+            cap: c,
+        });
         self.first[a] = e;
-        self.to.push(a);
-        self.cap.push(0);
-        self.next.push(self.first[b]);
+        self.edges.push(Edge {
+            to: a as u32,
+            next: self.first[b],
+            cap: 0,
+        });
         self.first[b] = e + 1;
         e
     }
 
-    fn flow_on(&self, e: usize) -> i32 {
-        self.cap[e ^ 1]
+    fn flow_on(&self, e: u32) -> i32 {
+        self.edges[(e ^ 1) as usize].cap
+    }
+
+    /// Pushes `f` along the edges of `path`, which must lead from the source to the sink.
+    fn push_path(&mut self, path: &[u32], f: i32) {
+        for &e in path {
+            self.edges[e as usize].cap -= f;
+            self.edges[(e ^ 1) as usize].cap += f;
+        }
+    }
+
+    fn residual(&self, e: u32) -> i32 {
+        self.edges[e as usize].cap
     }
 
     /// The forward edge from `a` to `b`, if any.
-    fn find(&self, a: usize, b: usize) -> Option<usize> {
-        let mut e = self.first[a];
+    fn find(&self, a: u32, b: u32) -> Option<u32> {
+        let mut e = self.first[a as usize];
         while e != NONE {
-            if e.is_multiple_of(2) && self.to[e] == b {
+            let edge = self.edges[e as usize];
+            if e.is_multiple_of(2) && edge.to == b {
                 return Some(e);
             }
-            e = self.next[e];
+            e = edge.next;
         }
         None
     }
 
     /// The largest flow from `s` to `t`, stopping once `limit` flows: no last search for a path
     /// that cannot be needed (a network of `fill` carries at most its demand, the limit).
-    fn max_flow(&mut self, s: usize, t: usize, limit: i32) -> i32 {
+    fn max_flow(&mut self, s: u32, t: u32, limit: i32) -> i32 {
+        if self.seen.len() < self.first.len() {
+            self.seen.resize(self.first.len(), self.pass);
+        }
         let mut total = 0;
         while total < limit {
-            self.seen.clear();
-            self.seen.resize(self.first.len(), false);
+            // A new pass number marks every node unvisited; at the wrap, start the marks again.
+            self.pass = self.pass.wrapping_add(1);
+            if self.pass == 0 {
+                self.seen.fill(0);
+                self.pass = 1;
+            }
             let f = self.augment(s, t, i32::MAX);
             if f == 0 {
                 return total;
@@ -1072,23 +1126,23 @@ impl Flow {
         total
     }
 
-    fn augment(&mut self, u: usize, t: usize, f: i32) -> i32 {
+    fn augment(&mut self, u: u32, t: u32, f: i32) -> i32 {
         if u == t {
             return f;
         }
-        self.seen[u] = true;
-        let mut e = self.first[u];
+        self.seen[u as usize] = self.pass;
+        let mut e = self.first[u as usize];
         while e != NONE {
-            let v = self.to[e];
-            if self.cap[e] > 0 && !self.seen[v] {
-                let got = self.augment(v, t, f.min(self.cap[e]));
+            let Edge { to: v, next, cap } = self.edges[e as usize];
+            if cap > 0 && self.seen[v as usize] != self.pass {
+                let got = self.augment(v, t, f.min(cap));
                 if got > 0 {
-                    self.cap[e] -= got;
-                    self.cap[e ^ 1] += got;
+                    self.edges[e as usize].cap -= got;
+                    self.edges[(e ^ 1) as usize].cap += got;
                     return got;
                 }
             }
-            e = self.next[e];
+            e = next;
         }
         0
     }
@@ -1143,52 +1197,51 @@ fn fill(
     let (src, sink) = (0, 1);
     let pool = g.node();
     let jokers = g.node();
-    let jk = usize::from(hand.count(Card::JOKER));
-    g.edge(src, jokers, jk as i32);
-    g.edge(jokers, pool, jk as i32);
-    // Supply nodes for the cards in hand (created on demand).
-    let mut supply = [NONE; crate::card::KINDS];
-    let mut supply_node = |g: &mut Flow, c: Card| -> usize {
-        if supply[c.index()] != NONE {
+    let jk = i32::from(hand.count(Card::JOKER));
+    let src_jokers = g.edge(src, jokers, jk);
+    let jokers_pool = g.edge(jokers, pool, jk);
+    // Supply nodes for the cards in hand (created on demand), with their edges from the source
+    // and (wild twos) into the pool.
+    let mut supply = [(NONE, NONE, NONE); crate::card::KINDS];
+    let mut supply_node = |g: &mut Flow, c: Card| -> (u32, u32, u32) {
+        if supply[c.index()].0 != NONE {
             return supply[c.index()];
         }
         let n = g.node();
-        g.edge(src, n, i32::from(hand.count(c)));
-        if rules.is_wild(c) && !c.is_joker() {
-            g.edge(n, pool, i32::from(hand.count(c)));
-        }
-        supply[c.index()] = n;
-        n
+        let from_src = g.edge(src, n, i32::from(hand.count(c)));
+        let to_pool = if rules.is_wild(c) && !c.is_joker() {
+            g.edge(n, pool, i32::from(hand.count(c)))
+        } else {
+            NONE
+        };
+        supply[c.index()] = (n, from_src, to_pool);
+        supply[c.index()]
     };
     // Wild-capable twos feed the pool even when no template names them.
-    for s in Suit::ALL {
+    let mut twos = [(NONE, NONE); 4];
+    for (s, two_edges) in Suit::ALL.into_iter().zip(&mut twos) {
         let two = Card::new(Rank::Two, s);
         if rules.is_wild(two) && hand.count(two) > 0 {
-            supply_node(g, two);
+            let (_, from_src, to_pool) = supply_node(g, two);
+            *two_edges = (from_src, to_pool);
         }
     }
     // Per template: natural edges (kind, edge) and wild edges, for reading the flow back.
-    struct Uses {
-        naturals: Vec<(Card, usize)>,
-        wild_edge: usize,
-        joker_only: bool,
-    }
-    let mut uses: Vec<Uses> = Vec::new();
     let mut demand = 0i32;
     for (ti, (comp, t)) in chosen.iter().enumerate() {
         let n = i32::from(comp.size);
         demand += n;
         let node_nat = g.node();
         let node_all = g.node();
-        if anchored {
-            g.edge(node_nat, sink, 1);
-            g.edge(node_nat, node_all, n);
-            g.edge(node_all, sink, n - 1);
+        let (nat_sink, nat_all, all_sink) = if anchored {
+            let nat_sink = g.edge(node_nat, sink, 1);
+            let nat_all = g.edge(node_nat, node_all, n);
+            (nat_sink, nat_all, g.edge(node_all, sink, n - 1))
         } else {
-            g.edge(node_nat, node_all, n);
-            g.edge(node_all, sink, n);
-        }
-        let mut naturals = Vec::new();
+            let nat_all = g.edge(node_nat, node_all, n);
+            (NONE, nat_all, g.edge(node_all, sink, n))
+        };
+        let from_natural = g.naturals.len();
         let mut joker_only = false;
         match t {
             Template::Set { rank } => {
@@ -1199,10 +1252,10 @@ fn fill(
                     if hand.count(c) == 0 || !set_natural(rules, c) {
                         continue;
                     }
-                    let from = supply_node(g, c);
+                    let (from, _, _) = supply_node(g, c);
                     let cap = if forbid { 1 } else { n };
                     let e = g.edge(from, node_nat, cap);
-                    naturals.push((c, e));
+                    g.naturals.push((c, e, NONE));
                 }
             }
             Template::Run { suit, start } => {
@@ -1212,16 +1265,16 @@ fn fill(
                     let cands = place_cards(rank, *suit);
                     // One slot node per place: at most one natural card per place.
                     let slot = g.node();
-                    g.edge(slot, node_nat, 1);
+                    let slot_nat = g.edge(slot, node_nat, 1);
                     for c in cands {
                         let in_palette = match (palette, suit, c.suit()) {
                             (Some(p), None, Some(cs)) => p[cs as usize] == ti,
                             _ => true,
                         };
                         if in_palette && hand.count(c) > 0 && run_natural_at(rules, pl, c) {
-                            let from = supply_node(g, c);
+                            let (from, _, _) = supply_node(g, c);
                             let e = g.edge(from, slot, 1);
-                            naturals.push((c, e));
+                            g.naturals.push((c, e, slot_nat));
                         }
                     }
                 }
@@ -1232,13 +1285,78 @@ fn fill(
         } else {
             g.edge(pool, node_all, n)
         };
-        uses.push(Uses {
+        let naturals = (from_natural, g.naturals.len());
+        g.uses.push(Uses {
             naturals,
             wild_edge,
             joker_only,
+            nat_sink,
+            nat_all,
+            all_sink,
         });
     }
-    if g.max_flow(src, sink, demand) != demand {
+    // A first flow along the obvious paths, so the search for augmenting paths below has little
+    // left to find: each natural card into its template, then wilds into what is left open
+    // (twos first, as read back below). Any flow is a valid start for the search.
+    let mut flowed = 0;
+    for ti in 0..g.uses.len() {
+        let u = g.uses[ti];
+        for k in u.naturals.0..u.naturals.1 {
+            let (c, e, slot_nat) = g.naturals[k];
+            let from_src = supply[c.index()].1;
+            let (path, n) = if slot_nat == NONE {
+                ([from_src, e, NONE, NONE, NONE], 2)
+            } else {
+                ([from_src, e, slot_nat, NONE, NONE], 3)
+            };
+            let mut f = path[..n].iter().map(|&x| g.residual(x)).min().unwrap_or(0);
+            // The one natural card an anchored template must hold first.
+            if f > 0 && u.nat_sink != NONE && g.residual(u.nat_sink) > 0 {
+                let mut p = path;
+                p[n] = u.nat_sink;
+                g.push_path(&p[..=n], 1);
+                f -= 1;
+                flowed += 1;
+            }
+            let f = f.min(g.residual(u.nat_all)).min(g.residual(u.all_sink));
+            if f > 0 {
+                let mut p = path;
+                p[n] = u.nat_all;
+                p[n + 1] = u.all_sink;
+                g.push_path(&p[..n + 2], f);
+                flowed += f;
+            }
+        }
+        let mut open = g.residual(u.wild_edge).min(g.residual(u.all_sink));
+        if !u.joker_only {
+            for &(from_src, to_pool) in &twos {
+                if open == 0 || from_src == NONE {
+                    continue;
+                }
+                let f = open.min(g.residual(from_src)).min(g.residual(to_pool));
+                if f > 0 {
+                    g.push_path(&[from_src, to_pool, u.wild_edge, u.all_sink], f);
+                    open -= f;
+                    flowed += f;
+                }
+            }
+        }
+        let f = open.min(g.residual(src_jokers));
+        let f = if u.joker_only {
+            f
+        } else {
+            f.min(g.residual(jokers_pool))
+        };
+        if f > 0 {
+            if u.joker_only {
+                g.push_path(&[src_jokers, u.wild_edge, u.all_sink], f);
+            } else {
+                g.push_path(&[src_jokers, jokers_pool, u.wild_edge, u.all_sink], f);
+            }
+            flowed += f;
+        }
+    }
+    if flowed + g.max_flow(src, sink, demand - flowed) != demand {
         return None;
     }
     // Read the flow back into cards. Wilds: jokers for joker-only templates first, then twos and
@@ -1247,7 +1365,7 @@ fn fill(
     for s in Suit::ALL {
         let two = Card::new(Rank::Two, s);
         if rules.is_wild(two) && hand.count(two) > 0 {
-            let node = supply[two.index()];
+            let node = supply[two.index()].0;
             debug_assert_ne!(node, NONE, "made above");
             let to_pool = g.find(node, pool).map_or(0, |e| g.flow_on(e));
             wild_left.push((two, to_pool));
@@ -1256,9 +1374,9 @@ fn fill(
     let jokers_to_pool = g.find(jokers, pool).map_or(0, |e| g.flow_on(e));
     wild_left.push((Card::JOKER, jokers_to_pool));
     let mut out = Vec::new();
-    for ((comp, _), u) in chosen.iter().zip(&uses) {
+    for ((comp, _), u) in chosen.iter().zip(&g.uses) {
         let mut cards = Vec::new();
-        for &(c, e) in &u.naturals {
+        for &(c, e, _) in &g.naturals[u.naturals.0..u.naturals.1] {
             for _ in 0..g.flow_on(e) {
                 cards.push(c);
             }
