@@ -90,8 +90,9 @@ impl Game {
         out
     }
 
-    /// The lay-offs of `card` onto meld `m` (joined to `join`): one per reading of the result,
-    /// declared as the rules require.
+    /// The lay-offs of `card` onto meld `m` (joined to `join`) that `apply` may take: the plain
+    /// one first, unless it is sure to be refused, then (a wild) one per meaning it may have.
+    /// Candidates, not a verdict: listing filters them with `accepts`.
     pub fn lay_off_forms(&self, m: usize, card: Card, join: Option<usize>) -> Vec<Action> {
         let tm = &self.deal.table[m];
         let kind = tm.interps.first().map(|i| i.kind);
@@ -102,6 +103,17 @@ impl Game {
             }),
             Some(_) => None,
         };
+        // The plain lay-off of a wild is refused where every wild must be declared, or (one card
+        // onto one meld, where `readings` are exactly what `apply` weighs) where its readings
+        // differ: then only the declared forms are listed.
+        let plain_refused = self.rules.is_wild(card)
+            && match self.rules.readings.wild_declaration {
+                rd::WildDeclaration::Never => false,
+                rd::WildDeclaration::Always => true,
+                rd::WildDeclaration::WhenAmbiguous => {
+                    quick.as_deref().is_some_and(crate::game::needs_declaration)
+                }
+            };
         let readings: Vec<Interpretation> = match quick {
             Some(v) => v,
             None => {
@@ -127,12 +139,15 @@ impl Game {
         if readings.is_empty() {
             return Vec::new();
         }
-        let mut forms = vec![Action::LayOff {
-            meld: m,
-            cards: vec![card],
-            declared: vec![],
-            join,
-        }];
+        let mut forms = Vec::new();
+        if !plain_refused {
+            forms.push(Action::LayOff {
+                meld: m,
+                cards: vec![card],
+                declared: vec![],
+                join,
+            });
+        }
         if self.rules.is_wild(card)
             && self.rules.readings.wild_declaration != rd::WildDeclaration::Never
         {

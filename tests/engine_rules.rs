@@ -1099,6 +1099,39 @@ fn wild_declaration__always_accepts_a_declared_wild_laid_off_on_a_run() {
     assert_eq!(g.deal.table[0].cards, sorted("5S 6S 7S JK"));
 }
 
+#[test]
+fn wild_declaration__the_plain_lay_off_of_a_wild_is_listed_only_where_apply_may_take_it() {
+    // A joker onto 5S 6S 7S is 4S or 8S; onto QS QC QD it is a queen either way (rank-only).
+    let forms = |reading: &str| -> (Vec<Action>, Vec<Action>) {
+        let mut g = push(&[(DisputeId::WildDeclaration, reading)]);
+        rig(
+            &mut g,
+            Pos {
+                hands: &["KS", "JK KC", "9C", "AH"],
+                discard: "4D",
+                table: &[(1, "5S 6S 7S"), (1, "QS QC QD")],
+                ..Pos::default()
+            },
+        );
+        let run = g.lay_off_forms(0, c("JK"), None);
+        let set = g.lay_off_forms(1, c("JK"), None);
+        for a in run.iter().chain(&set) {
+            assert!(g.accepts(1, a), "{reading}: {a:?} is listed but refused");
+        }
+        (run, set)
+    };
+    let declared = |meld: usize, to: &str| lay_off_declared(meld, "JK", &[("JK", to)]);
+    let (run, set) = forms("when-ambiguous");
+    assert_eq!(run, vec![declared(0, "4S"), declared(0, "8S")]);
+    assert_eq!(set, vec![lay_off(1, "JK"), declared(1, "Q")]);
+    let (run, set) = forms("always");
+    assert_eq!(run, vec![declared(0, "4S"), declared(0, "8S")]);
+    assert_eq!(set, vec![declared(1, "Q")]);
+    let (run, set) = forms("never");
+    assert_eq!(run, vec![lay_off(0, "JK")]);
+    assert_eq!(set, vec![lay_off(1, "JK")]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Lay-offs
 
