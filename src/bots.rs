@@ -372,7 +372,7 @@ struct Useful {
 
 impl Useful {
     fn new(rules: &Rules, hand: &Counts, wanted: &[Component]) -> Useful {
-        let places = contract::rank_places(rules);
+        let places = rules.rank_places;
         let mut same_rank = [0u8; 13];
         let mut pools = [0u32; 4];
         for (c, k) in hand.iter() {

@@ -127,6 +127,27 @@ pub struct Card(u8);
 /// The number of distinct card kinds: 52 suited cards and the joker.
 pub const KINDS: usize = 53;
 
+/// [`Card::rank`] and [`Card::suit`] by index, looked up rather than divided out: they are asked
+/// in every inner loop of the engine.
+const RANK_OF: [Option<Rank>; KINDS] = {
+    let mut t = [None; KINDS];
+    let mut i = 0;
+    while i < 52 {
+        t[i] = Some(Rank::ALL[i % 13]);
+        i += 1;
+    }
+    t
+};
+const SUIT_OF: [Option<Suit>; KINDS] = {
+    let mut t = [None; KINDS];
+    let mut i = 0;
+    while i < 52 {
+        t[i] = Some(Suit::ALL[i / 13]);
+        i += 1;
+    }
+    t
+};
+
 impl Card {
     pub const JOKER: Card = Card(52);
 
@@ -149,11 +170,11 @@ impl Card {
     }
 
     pub fn rank(self) -> Option<Rank> {
-        (!self.is_joker()).then(|| Rank::ALL[usize::from(self.0 % 13)])
+        RANK_OF[usize::from(self.0)]
     }
 
     pub fn suit(self) -> Option<Suit> {
-        (!self.is_joker()).then(|| Suit::from_index(usize::from(self.0 / 13)))
+        SUIT_OF[usize::from(self.0)]
     }
 
     pub fn is_two(self) -> bool {

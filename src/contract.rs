@@ -594,7 +594,7 @@ pub struct Reach<'a> {
     /// The hand's counts by card index (suit * 13 + rank number - 1, the joker last).
     counts: &'a [u8; KINDS],
     wilds: usize,
-    /// The places of each rank on the line ([`rank_places`]).
+    /// The places of each rank on the line ([`Rules::rank_places`]).
     places: [u32; 13],
     /// Whether a 2 may stand for itself in a run.
     twos_natural: bool,
@@ -605,7 +605,7 @@ impl<'a> Reach<'a> {
         Reach {
             counts: hand.by_index(),
             wilds: wilds_in(rules, hand),
-            places: rank_places(rules),
+            places: rules.rank_places,
             twos_natural: rules.natural_two_in_runs(),
         }
     }
@@ -655,16 +655,6 @@ impl<'a> Reach<'a> {
             }
         }
     }
-}
-
-/// The places of each rank on the line, as bit masks by place (index: rank number - 1): an ace
-/// may have two, a rank off the line none.
-pub(crate) fn rank_places(rules: &Rules) -> [u32; 13] {
-    let mut places = [0u32; 13];
-    for (pl, place) in rules.line.iter().enumerate() {
-        places[usize::from(place.rank.number()) - 1] |= 1 << pl;
-    }
-    places
 }
 
 /// The places of a run of `n` starting at place `start`, as a bit mask (wrapping past the end of
@@ -922,7 +912,7 @@ struct RunNaturals {
 }
 
 fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
-    let places = rank_places(rules);
+    let places = rules.rank_places;
     let two = usize::from(Rank::Two.number()) - 1;
     let twos_natural = !rules.twos_wild || rules.natural_two_in_runs();
     let mut out = RunNaturals::default();
@@ -1866,7 +1856,7 @@ mod tests {
             .unwrap()
             .rules;
         let h = hand("AS 2S 3S 4S 9H");
-        let place = |rules: &Rules, rank: Rank| rank_places(rules)[usize::from(rank.number()) - 1];
+        let place = |rules: &Rules, rank: Rank| rules.rank_places[usize::from(rank.number()) - 1];
         let n = run_naturals(&push, &h);
         assert_eq!(
             n.places[0],

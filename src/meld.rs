@@ -900,11 +900,12 @@ fn end_neighbours(rules: &Rules, old: &Interpretation) -> u16 {
         let Some(r) = end.stands_for.rank() else {
             continue;
         };
-        for pl in 0..len {
-            if rules.line[pl].rank == r {
-                ranks |= 1 << rules.line[(pl + 1) % len].rank.number();
-                ranks |= 1 << rules.line[(pl + len - 1) % len].rank.number();
-            }
+        let mut places = rules.rank_places[usize::from(r.number()) - 1];
+        while places != 0 {
+            let pl = places.trailing_zeros() as usize;
+            places &= places - 1;
+            ranks |= 1 << rules.line[(pl + 1) % len].rank.number();
+            ranks |= 1 << rules.line[(pl + len - 1) % len].rank.number();
         }
     }
     ranks
@@ -1028,25 +1029,28 @@ fn extend_run(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
         return;
     }
     // Where the old run lies on the line: the start whose ranks match its roles in order.
-    let ranks: Vec<Option<Rank>> = old.roles.iter().map(|r| r.stands_for.rank()).collect();
     let starts = if rules.wrap_around { len } else { len + 1 - n };
-    let fits = |s: usize| (0..n).all(|k| ranks[k] == Some(rules.line[(s + k) % len].rank));
+    let fits = |s: usize| {
+        old.roles
+            .iter()
+            .enumerate()
+            .all(|(k, r)| r.stands_for.rank() == Some(rules.line[(s + k) % len].rank))
+    };
     let nat2 = rules.natural_two_in_runs();
     for start in (0..starts).filter(|&s| fits(s)) {
         // The new card below the run (new start) or above it.
-        let mut ends: Vec<(usize, bool)> = Vec::with_capacity(2);
-        if rules.wrap_around {
-            ends.push(((start + len - 1) % len, true));
-            ends.push(((start + n) % len, false));
+        let ends = if rules.wrap_around {
+            [
+                Some(((start + len - 1) % len, true)),
+                Some(((start + n) % len, false)),
+            ]
         } else {
-            if start > 0 {
-                ends.push((start - 1, true));
-            }
-            if start + n < len {
-                ends.push((start + n, false));
-            }
-        }
-        for (pl, below) in ends {
+            [
+                start.checked_sub(1).map(|pl| (pl, true)),
+                (start + n < len).then_some((start + n, false)),
+            ]
+        };
+        for (pl, below) in ends.into_iter().flatten() {
             let place = rules.line[pl];
             let stands_for = match old.suit {
                 Some(s) => Target::Card(Card::new(place.rank, s)),

@@ -120,6 +120,9 @@ pub struct Rules {
     pub readings: Readings,
     /// The places of the rank line, low to high (circular when `wrap_around`).
     pub line: Vec<Place>,
+    /// The places of each rank on `line`, as bit masks by place (index: rank number - 1): an
+    /// ace may have two, a rank off the line none. Derived from `line` (`refresh`).
+    pub rank_places: [u32; 13],
 }
 
 impl Rules {
@@ -210,6 +213,15 @@ impl Rules {
         };
         cap.min(by_pack)
     }
+}
+
+/// The places of each rank on `line` ([`Rules::rank_places`]).
+fn places_on(line: &[Place]) -> [u32; 13] {
+    let mut places = [0u32; 13];
+    for (pl, place) in line.iter().enumerate() {
+        places[usize::from(place.rank.number()) - 1] |= 1 << pl;
+    }
+    places
 }
 
 fn build_line(twos_in_sequence: bool, wrap: bool, ace_low: bool) -> Vec<Place> {
@@ -759,6 +771,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
     let two_in_sequence = flag(raw, "runs.two-in-sequence");
     let wrap_around = flag(raw, "runs.wrap-around");
     let ace_low = readings.ace_position == reading::AcePosition::HighOrLow;
+    let line = build_line(two_in_sequence, wrap_around, ace_low);
     let rules = Rules {
         game: text("game"),
         name: text("name"),
@@ -793,7 +806,8 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
         stall_limit: int(raw, "stock.stall-limit") as u32,
         points,
         readings,
-        line: build_line(two_in_sequence, wrap_around, ace_low),
+        rank_places: places_on(&line),
+        line,
     };
 
     // Meaning.
@@ -942,6 +956,7 @@ impl Rules {
     pub fn refresh(&mut self) {
         let ace_low = self.readings.ace_position == reading::AcePosition::HighOrLow;
         self.line = build_line(self.two_in_sequence, self.wrap_around, ace_low);
+        self.rank_places = places_on(&self.line);
         self.points[1] = match self.readings.ace_penalty_value {
             reading::AcePenaltyValue::V15 => 15,
         };
@@ -1012,5 +1027,28 @@ mod tests {
         assert_eq!(both.max_run(), 14);
         let six = load("six-to-ten", &[]).unwrap().rules;
         assert_eq!(six.line.len(), 12, "{:?}", six.line);
+    }
+
+    #[test]
+    fn rank_places_follow_the_line_as_readings_change_it() {
+        let places_of = |r: &Rules, rank: Rank| -> Vec<usize> {
+            let mask = r.rank_places[usize::from(rank.number()) - 1];
+            (0..32).filter(|pl| mask & 1 << pl != 0).collect()
+        };
+        let mut push = load("push", &[]).unwrap().rules;
+        // A 2 3 … K A: the ace at both ends, the 2 just above the low ace.
+        assert_eq!(places_of(&push, Rank::Ace), vec![0, 13]);
+        assert_eq!(places_of(&push, Rank::Two), vec![1]);
+        assert_eq!(places_of(&push, Rank::King), vec![12]);
+        push.set_reading(DisputeId::AcePosition, "high-only");
+        assert_eq!(places_of(&push, Rank::Ace), vec![12]);
+        assert_eq!(places_of(&push, Rank::King), vec![11]);
+        for r in [&push, &load("six-to-ten", &[]).unwrap().rules] {
+            for (pl, place) in r.line.iter().enumerate() {
+                assert!(places_of(r, place.rank).contains(&pl), "{pl} {:?}", r.line);
+            }
+        }
+        let six = load("six-to-ten", &[]).unwrap().rules;
+        assert_eq!(places_of(&six, Rank::Two), Vec::<usize>::new());
     }
 }
