@@ -673,8 +673,8 @@ fn set_natural(rules: &Rules, card: Card) -> bool {
 }
 
 fn set_templates(rules: &Rules, hand: &Counts, set_count: usize) -> Vec<(Template, usize)> {
-    let mut with = Vec::new();
-    let mut without = Vec::new();
+    let mut with = Vec::with_capacity(13 + set_count);
+    let mut without = Vec::with_capacity(13);
     for rank in Rank::ALL {
         if rank == Rank::Two && !rules.natural_two_in_sets() {
             continue;
@@ -743,14 +743,16 @@ fn run_templates(
             continue;
         }
         let starts = rules.run_starts(n);
-        let suits: Vec<Option<Suit>> = if same_suit {
-            Suit::ALL.iter().map(|&s| Some(s)).collect()
-        } else {
-            vec![None]
-        };
-        let mut with = Vec::new();
-        let mut without = Vec::new();
-        for suit in suits {
+        const EACH: [Option<Suit>; 4] = [
+            Some(Suit::Spades),
+            Some(Suit::Hearts),
+            Some(Suit::Diamonds),
+            Some(Suit::Clubs),
+        ];
+        let suits: &[Option<Suit>] = if same_suit { &EACH } else { &[None] };
+        let mut with = Vec::with_capacity(64);
+        let mut without = Vec::with_capacity(4);
+        for &suit in suits {
             let fillable = match suit {
                 Some(s) => natural[s as usize],
                 None => natural.iter().fold(0, |a, m| a | m),
@@ -1351,7 +1353,7 @@ fn fill(
     }
     // Read the flow back into cards. Wilds: jokers for joker-only templates first, then twos and
     // jokers from what the pool passed on.
-    let mut wild_left: Vec<(Card, i32)> = Vec::new();
+    let mut wild_left: Vec<(Card, i32)> = Vec::with_capacity(5);
     for s in Suit::ALL {
         let two = Card::new(Rank::Two, s);
         if rules.is_wild(two) && hand.count(two) > 0 {
@@ -1363,9 +1365,9 @@ fn fill(
     }
     let jokers_to_pool = g.find(jokers, pool).map_or(0, |e| g.flow_on(e));
     wild_left.push((Card::JOKER, jokers_to_pool));
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(chosen.len());
     for ((comp, _), u) in chosen.iter().zip(&g.uses) {
-        let mut cards = Vec::new();
+        let mut cards = Vec::with_capacity(usize::from(comp.size));
         for &(c, e, _) in &g.naturals[u.naturals.0..u.naturals.1] {
             for _ in 0..g.flow_on(e) {
                 cards.push(c);

@@ -139,7 +139,7 @@ impl Game {
         if readings.is_empty() {
             return Vec::new();
         }
-        let mut forms = Vec::new();
+        let mut forms = Vec::with_capacity(1 + 2 * usize::from(self.rules.is_wild(card)));
         if !plain_refused {
             forms.push(Action::LayOff {
                 meld: m,

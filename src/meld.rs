@@ -855,7 +855,7 @@ pub fn extend_by_one(
     if n + 1 > MAX_MELD_CARDS || !may_extend(rules, old, card) {
         return Some(Vec::new());
     }
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(2);
     match old.kind {
         MeldKind::Set => extend_set(rules, old, card, &mut out),
         MeldKind::Run => {
@@ -870,10 +870,13 @@ pub fn extend_by_one(
     Some(out)
 }
 
-/// A quick necessary condition for a natural card to extend `old`: a set's rank, or a run's suit
-/// and a rank next to one of its ends on the rank line.
-/// Wild cards always pass.
+/// A quick necessary condition for a card to extend `old`: room for one more card, and then a
+/// set's rank, or a run's suit and a rank just beyond one of its ends on the rank line. Wild
+/// cards pass where there is room.
 fn may_extend(rules: &Rules, old: &Interpretation, card: Card) -> bool {
+    if full(rules, old) {
+        return false;
+    }
     if rules.is_wild(card) {
         return true;
     }
@@ -891,21 +894,41 @@ fn may_extend(rules: &Rules, old: &Interpretation, card: Card) -> bool {
     }
 }
 
-/// The ranks next to either end of the run `old` on the rank line, taken as a circle (a superset
-/// of every line), as a bit mask by rank number: the ranks whose cards may extend it.
+/// Whether `old` has no room for another card: a set of four where sets stop there, a run as
+/// long as runs go, or a meld at the size limit.
+fn full(rules: &Rules, old: &Interpretation) -> bool {
+    let n = old.roles.len() + 1;
+    n > MAX_MELD_CARDS
+        || match old.kind {
+            MeldKind::Set => rules.readings.set_max_size == reading::SetMaxSize::V4 && n > 4,
+            MeldKind::Run => n > rules.max_run(),
+        }
+}
+
+/// The ranks just below the run's low end and just above its high end on the rank line (around
+/// the corner under wrap-around), as a bit mask by rank number: the ranks whose cards may extend
+/// it. Roles run low to high, so the first is the low end and the last the high one; a rank with
+/// two places (the ace) is taken at both.
 fn end_neighbours(rules: &Rules, old: &Interpretation) -> u16 {
     let len = rules.line.len();
     let mut ranks = 0u16;
-    for end in [old.roles.first(), old.roles.last()].into_iter().flatten() {
-        let Some(r) = end.stands_for.rank() else {
+    for (end, below) in [(old.roles.first(), true), (old.roles.last(), false)] {
+        let Some(r) = end.and_then(|e| e.stands_for.rank()) else {
             continue;
         };
         let mut places = rules.rank_places[usize::from(r.number()) - 1];
         while places != 0 {
             let pl = places.trailing_zeros() as usize;
             places &= places - 1;
-            ranks |= 1 << rules.line[(pl + 1) % len].rank.number();
-            ranks |= 1 << rules.line[(pl + len - 1) % len].rank.number();
+            let next = match (below, rules.wrap_around) {
+                (true, true) => Some((pl + len - 1) % len),
+                (false, true) => Some((pl + 1) % len),
+                (true, false) => pl.checked_sub(1),
+                (false, false) => (pl + 1 < len).then_some(pl + 1),
+            };
+            if let Some(next) = next {
+                ranks |= 1 << rules.line[next].rank.number();
+            }
         }
     }
     ranks
@@ -915,6 +938,9 @@ fn end_neighbours(rules: &Rules, old: &Interpretation) -> u16 {
 /// the cards that pass `may_extend`. A caller trying every card of a hand on every meld skips
 /// the pairs outside it without asking.
 pub fn extenders(rules: &Rules, old: &Interpretation) -> u64 {
+    if full(rules, old) {
+        return 0;
+    }
     let bit = |card: Card| 1u64 << card.index();
     let mut mask = bit(Card::JOKER);
     let suits: &[Suit] = match (old.kind, old.suit) {
@@ -1219,14 +1245,15 @@ mod tests {
 
     /// `may_extend` is a quick necessary condition in front of the one-card extension, and only
     /// worth its place if it is also tight: for a natural run in the middle of the line it lets
-    /// through the wild cards and the cards of its suit next to its ends (either side), and for a
-    /// set the wild cards and its rank. A looser filter would give the same lay-offs, only later.
+    /// through the wild cards and the cards of its suit just beyond its ends, for a set the wild
+    /// cards and its rank, and for a full meld nothing. A looser filter would give the same
+    /// lay-offs, only later.
     #[test]
     fn only_wild_cards_and_neighbours_may_extend() {
         let rules = load("push", &[]).unwrap().rules;
         let run = first(&rules, "5S 6S 7S 8S 9S", MeldKind::Run);
         let set = first(&rules, "7S 7H 7D", MeldKind::Set);
-        let neighbours = parse_cards("4S 6S 8S 10S").unwrap();
+        let neighbours = parse_cards("4S 10S").unwrap();
         for card in Card::all() {
             let wild = rules.is_wild(card);
             assert_eq!(
@@ -1239,6 +1266,26 @@ mod tests {
                 wild || card.rank() == Some(Rank::Seven),
                 "set of 7s and {card}"
             );
+        }
+        let four = first(&rules, "7S 7H 7D 7C", MeldKind::Set);
+        let thirteen = first(
+            &rules,
+            "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS",
+            MeldKind::Run,
+        );
+        for card in Card::all() {
+            assert!(
+                !may_extend(&rules, &four, card),
+                "set of four 7s and {card}"
+            );
+            assert!(!may_extend(&rules, &thirteen, card), "run A-K and {card}");
+        }
+        // Nothing lies past the end of a line that does not wrap: a run up to the high ace takes
+        // only the jack of its suit, and the wilds.
+        let high = first(&rules, "QS KS AS", MeldKind::Run);
+        for card in Card::all() {
+            let want = rules.is_wild(card) || card == parse_cards("JS").unwrap()[0];
+            assert_eq!(may_extend(&rules, &high, card), want, "Q-A and {card}");
         }
     }
 
