@@ -1063,7 +1063,15 @@ fn extend_run(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
             .all(|(k, r)| r.stands_for.rank() == Some(rules.line[(s + k) % len].rank))
     };
     let nat2 = rules.natural_two_in_runs();
-    for start in (0..starts).filter(|&s| fits(s)) {
+    // Only a place of the first role's rank can start it.
+    let first = old.roles.first().and_then(|r| r.stands_for.rank());
+    let mut from = first.map_or(0, |r| rules.rank_places[usize::from(r.number()) - 1]);
+    let starts = std::iter::from_fn(|| {
+        let start = from.trailing_zeros() as usize;
+        from &= from.wrapping_sub(1);
+        (start < starts).then_some(start)
+    });
+    for start in starts.filter(|&s| fits(s)) {
         // The new card below the run (new start) or above it.
         let ends = if rules.wrap_around {
             [
