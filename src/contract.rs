@@ -1765,6 +1765,34 @@ mod tests {
     /// set of 3 sevens can hold three of 7♠ 7♠ 7♥ 7♦, a second only the other 7♠. Two runs in
     /// spades share the suit's natural cards: 3♠ 4♠ 5♠ 6♠ give two windows of four at most four
     /// between them. Where suits may repeat, the second set gets the fourth seven too.
+    /// `fill` starts from a first flow along the obvious paths: where that fills every template
+    /// no augmenting path is searched for, and where it gives a card to the wrong template the
+    /// search still moves it (here the 7S, which an anchored set of sevens needs).
+    #[test]
+    fn the_first_flow_leaves_the_search_little_to_do() {
+        use crate::disputes::DisputeId;
+        let mut rules = load("push", &[]).unwrap().rules;
+        let run_4_to_7 = Template::Run {
+            suit: Some(Suit::Spades),
+            start: 3,
+        };
+        let sevens = Template::Set { rank: Rank::Seven };
+        let chosen = [(run(4), run_4_to_7), (set(3), sevens)];
+        let mut g = Flow::new();
+        let melds =
+            fill(&rules, &hand("7S 7H 7D 4S 5S 6S JK"), &chosen, None, &mut g).expect("fills");
+        assert_eq!(g.pass, 0, "no augmenting path searched for");
+        assert_eq!(melds[0].1, parse_cards("4S 5S 6S 7S").unwrap());
+        assert_eq!(melds[1].1, parse_cards("7H 7D JK").unwrap());
+
+        rules.set_reading(DisputeId::AllWildMelds, "forbidden");
+        let h = hand("7S 4S 5S 6S JK JK JK");
+        let melds = fill(&rules, &h, &chosen, None, &mut g).expect("fills");
+        assert!(g.pass > 0, "the search moved the 7S");
+        assert_eq!(melds[0].1, parse_cards("4S 5S 6S JK").unwrap());
+        assert_eq!(melds[1].1, parse_cards("7S JK JK").unwrap());
+    }
+
     #[test]
     fn the_pruning_bound_counts_shared_cards_once() {
         use crate::disputes::DisputeId;
