@@ -1064,9 +1064,9 @@ fn wild_declaration__never_a_rescue_settles_what_a_floating_wild_stood_for() {
     }
 }
 
-#[test]
-fn wild_declaration__when_ambiguous_applies_to_a_wild_laid_off_on_a_run() {
-    let mut g = push(&[]);
+/// Seat 1, its contract made, holds a joker to lay off on 5S 6S 7S (as 4S or 8S) or on QS QC QD.
+fn joker_to_lay_off(readings: &[(DisputeId, &str)]) -> Game {
+    let mut g = push(readings);
     rig(
         &mut g,
         Pos {
@@ -1076,6 +1076,12 @@ fn wild_declaration__when_ambiguous_applies_to_a_wild_laid_off_on_a_run() {
             ..Pos::default()
         },
     );
+    g
+}
+
+#[test]
+fn wild_declaration__when_ambiguous_applies_to_a_wild_laid_off_on_a_run() {
+    let mut g = joker_to_lay_off(&[]);
     rejected(&mut g, 1, lay_off(0, "JK"), Reason::AmbiguousWild);
     ok(&mut g, 1, lay_off_declared(0, "JK", &[("JK", "8S")]));
     assert_eq!(g.deal.table[0].interps.len(), 1);
@@ -1084,16 +1090,7 @@ fn wild_declaration__when_ambiguous_applies_to_a_wild_laid_off_on_a_run() {
 #[test]
 fn wild_declaration__always_accepts_a_declared_wild_laid_off_on_a_run() {
     // The lay-off takes its kind from the meld it goes on; only the wild's meaning is declared.
-    let mut g = push(&[(DisputeId::WildDeclaration, "always")]);
-    rig(
-        &mut g,
-        Pos {
-            hands: &["KS", "JK KC", "9C", "AH"],
-            discard: "4D",
-            table: &[(1, "5S 6S 7S"), (1, "QS QC QD")],
-            ..Pos::default()
-        },
-    );
+    let mut g = joker_to_lay_off(&[(DisputeId::WildDeclaration, "always")]);
     rejected(&mut g, 1, lay_off(0, "JK"), Reason::DeclarationRequired);
     ok(&mut g, 1, lay_off_declared(0, "JK", &[("JK", "8S")]));
     assert_eq!(g.deal.table[0].cards, sorted("5S 6S 7S JK"));
@@ -1103,16 +1100,7 @@ fn wild_declaration__always_accepts_a_declared_wild_laid_off_on_a_run() {
 fn wild_declaration__the_plain_lay_off_of_a_wild_is_listed_only_where_apply_may_take_it() {
     // A joker onto 5S 6S 7S is 4S or 8S; onto QS QC QD it is a queen either way (rank-only).
     let forms = |reading: &str| -> (Vec<Action>, Vec<Action>) {
-        let mut g = push(&[(DisputeId::WildDeclaration, reading)]);
-        rig(
-            &mut g,
-            Pos {
-                hands: &["KS", "JK KC", "9C", "AH"],
-                discard: "4D",
-                table: &[(1, "5S 6S 7S"), (1, "QS QC QD")],
-                ..Pos::default()
-            },
-        );
+        let g = joker_to_lay_off(&[(DisputeId::WildDeclaration, reading)]);
         let run = g.lay_off_forms(0, c("JK"), None);
         let set = g.lay_off_forms(1, c("JK"), None);
         for a in run.iter().chain(&set) {
