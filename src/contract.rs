@@ -1761,10 +1761,6 @@ mod tests {
         assert_met(&anchored, &[run(4)], &h, "");
     }
 
-    /// The pruning bound counts shared cards once. Push forbids repeated suits in a set: a first
-    /// set of 3 sevens can hold three of 7♠ 7♠ 7♥ 7♦, a second only the other 7♠. Two runs in
-    /// spades share the suit's natural cards: 3♠ 4♠ 5♠ 6♠ give two windows of four at most four
-    /// between them. Where suits may repeat, the second set gets the fourth seven too.
     /// `fill` starts from a first flow along the obvious paths: where that fills every template
     /// no augmenting path is searched for, and where it gives a card to the wrong template the
     /// search still moves it (here the 7S, which an anchored set of sevens needs).
@@ -1793,6 +1789,10 @@ mod tests {
         assert_eq!(melds[1].1, parse_cards("7S JK JK").unwrap());
     }
 
+    /// The pruning bound counts shared cards once. Push forbids repeated suits in a set: a first
+    /// set of 3 sevens can hold three of 7♠ 7♠ 7♥ 7♦, a second only the other 7♠. Two runs in
+    /// spades share the suit's natural cards: 3♠ 4♠ 5♠ 6♠ give two windows of four at most four
+    /// between them. Where suits may repeat, the second set gets the fourth seven too.
     #[test]
     fn the_pruning_bound_counts_shared_cards_once() {
         use crate::disputes::DisputeId;
