@@ -852,7 +852,8 @@ pub fn extend_by_one(
     card: Card,
 ) -> Option<Vec<Interpretation>> {
     let n = old.roles.len();
-    if n + 1 > MAX_MELD_CARDS || !may_extend(rules, old, card) {
+    // This also turns away a full meld: `extend_set` and `extend_run` count on it.
+    if !may_extend(rules, old, card) {
         return Some(Vec::new());
     }
     let mut out = Vec::with_capacity(2);
@@ -977,10 +978,6 @@ pub fn extenders(rules: &Rules, old: &Interpretation) -> u64 {
 
 fn extend_set(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Interpretation>) {
     let rank = old.rank.expect("sets have a rank");
-    let n = old.roles.len() + 1;
-    if rules.readings.set_max_size == reading::SetMaxSize::V4 && n > 4 {
-        return;
-    }
     let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
     let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
     let mut used = [false; 4];
@@ -1051,9 +1048,6 @@ fn extend_set(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
 fn extend_run(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Interpretation>) {
     let n = old.roles.len();
     let len = rules.line.len();
-    if n + 1 > rules.max_run() {
-        return;
-    }
     // Where the old run lies on the line: the start whose ranks match its roles in order.
     let starts = if rules.wrap_around { len } else { len + 1 - n };
     let fits = |s: usize| {
