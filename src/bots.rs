@@ -364,15 +364,13 @@ struct Useful {
     run: Option<usize>,
     /// Natural cards per rank (index: rank number - 1).
     same_rank: [u8; 13],
-    /// Places on the rank line per rank.
-    places: [u32; 13],
     /// Places of the hand's natural cards per suit (all four alike under any-suits).
     pools: [u32; 4],
 }
 
 impl Useful {
     fn new(rules: &Rules, hand: &Counts, wanted: &[Component]) -> Useful {
-        let places = rules.rank_places;
+        let places = &rules.rank_places;
         let mut same_rank = [0u8; 13];
         let mut pools = [0u32; 4];
         for (c, k) in hand.iter() {
@@ -397,7 +395,6 @@ impl Useful {
                 .map(|c| usize::from(c.size))
                 .max(),
             same_rank,
-            places,
             pools,
         }
     }
@@ -420,7 +417,7 @@ impl Useful {
         // within the line's places where runs wrap, cut at its ends where they do not.
         let len = rules.line.len();
         let line = (1u32 << len) - 1;
-        let own = self.places[r];
+        let own = rules.rank_places[r];
         let mut near = 0u32;
         for d in 1..n.min(len) {
             near |= if rules.wrap_around {

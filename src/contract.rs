@@ -594,8 +594,6 @@ pub struct Reach<'a> {
     /// The hand's counts by card index (suit * 13 + rank number - 1, the joker last).
     counts: &'a [u8; KINDS],
     wilds: usize,
-    /// The places of each rank on the line ([`Rules::rank_places`]).
-    places: [u32; 13],
     /// Whether a 2 may stand for itself in a run.
     twos_natural: bool,
 }
@@ -605,18 +603,17 @@ impl<'a> Reach<'a> {
         Reach {
             counts: hand.by_index(),
             wilds: wilds_in(rules, hand),
-            places: rules.rank_places,
             twos_natural: rules.natural_two_in_runs(),
         }
     }
 
     /// The places of the line the hand's cards of `suit` can fill naturally in runs.
-    fn pool(&self, suit: usize) -> u32 {
+    fn pool(&self, rules: &Rules, suit: usize) -> u32 {
         let two = usize::from(Rank::Two.number()) - 1;
         let mut pool = 0;
         for (r, &k) in self.counts[suit * 13..suit * 13 + 13].iter().enumerate() {
             if k > 0 && (r != two || self.twos_natural) {
-                pool |= self.places[r];
+                pool |= rules.rank_places[r];
             }
         }
         pool
@@ -643,14 +640,15 @@ impl<'a> Reach<'a> {
                 }
                 let pool = match card.suit() {
                     Some(s) if rules.readings.run_suits == reading::RunSuits::SameSuit => {
-                        self.pool(s as usize)
+                        self.pool(rules, s as usize)
                     }
-                    _ => (0..4).fold(0, |a, s| a | self.pool(s)),
+                    _ => (0..4).fold(0, |a, s| a | self.pool(rules, s)),
                 };
                 let len = rules.line.len();
                 (0..rules.run_starts(n)).any(|start| {
                     let w = window(start, n, len);
-                    w & self.places[r] != 0 && (pool & w).count_ones() as usize + self.wilds >= n
+                    w & rules.rank_places[r] != 0
+                        && (pool & w).count_ones() as usize + self.wilds >= n
                 })
             }
         }
@@ -1070,7 +1068,8 @@ impl Flow {
         self.edges[(e ^ 1) as usize].cap
     }
 
-    /// Pushes `f` along the edges of `path`, which must lead from the source to the sink.
+    /// Pushes `f` along the edges of `path`, a stretch of a path from the source to the sink (the
+    /// caller pushes the rest of it too).
     fn push_path(&mut self, path: &[u32], f: i32) {
         for &e in path {
             self.edges[e as usize].cap -= f;
@@ -1080,19 +1079,6 @@ impl Flow {
 
     fn residual(&self, e: u32) -> i32 {
         self.edges[e as usize].cap
-    }
-
-    /// The forward edge from `a` to `b`, if any.
-    fn find(&self, a: u32, b: u32) -> Option<u32> {
-        let mut e = self.first[a as usize];
-        while e != NONE {
-            let edge = self.edges[e as usize];
-            if e.is_multiple_of(2) && edge.to == b {
-                return Some(e);
-            }
-            e = edge.next;
-        }
-        None
     }
 
     /// The largest flow from `s` to `t`, stopping once `limit` flows: no last search for a path
@@ -1295,27 +1281,21 @@ fn fill(
         let u = g.uses[ti];
         for k in u.naturals.0..u.naturals.1 {
             let (c, e, slot_nat) = g.naturals[k];
-            let from_src = supply[c.index()].1;
-            let (path, n) = if slot_nat == NONE {
-                ([from_src, e, NONE, NONE, NONE], 2)
-            } else {
-                ([from_src, e, slot_nat, NONE, NONE], 3)
-            };
-            let mut f = path[..n].iter().map(|&x| g.residual(x)).min().unwrap_or(0);
+            // From the source to the template's natural node (a run: through the place's slot).
+            let via = [supply[c.index()].1, e, slot_nat];
+            let path = &via[..if slot_nat == NONE { 2 } else { 3 }];
+            let mut f = path.iter().map(|&x| g.residual(x)).min().unwrap_or(0);
             // The one natural card an anchored template must hold first.
             if f > 0 && u.nat_sink != NONE && g.residual(u.nat_sink) > 0 {
-                let mut p = path;
-                p[n] = u.nat_sink;
-                g.push_path(&p[..=n], 1);
+                g.push_path(path, 1);
+                g.push_path(&[u.nat_sink], 1);
                 f -= 1;
                 flowed += 1;
             }
             let f = f.min(g.residual(u.nat_all)).min(g.residual(u.all_sink));
             if f > 0 {
-                let mut p = path;
-                p[n] = u.nat_all;
-                p[n + 1] = u.all_sink;
-                g.push_path(&p[..n + 2], f);
+                g.push_path(path, f);
+                g.push_path(&[u.nat_all, u.all_sink], f);
                 flowed += f;
             }
         }
@@ -1333,18 +1313,16 @@ fn fill(
                 }
             }
         }
-        let f = open.min(g.residual(src_jokers));
-        let f = if u.joker_only {
-            f
+        // Jokers reach a joker-only template directly, any other through the pool.
+        let jokers_in: &[u32] = if u.joker_only {
+            &[src_jokers]
         } else {
-            f.min(g.residual(jokers_pool))
+            &[src_jokers, jokers_pool]
         };
+        let f = jokers_in.iter().fold(open, |f, &x| f.min(g.residual(x)));
         if f > 0 {
-            if u.joker_only {
-                g.push_path(&[src_jokers, u.wild_edge, u.all_sink], f);
-            } else {
-                g.push_path(&[src_jokers, jokers_pool, u.wild_edge, u.all_sink], f);
-            }
+            g.push_path(jokers_in, f);
+            g.push_path(&[u.wild_edge, u.all_sink], f);
             flowed += f;
         }
     }
@@ -1354,17 +1332,12 @@ fn fill(
     // Read the flow back into cards. Wilds: jokers for joker-only templates first, then twos and
     // jokers from what the pool passed on.
     let mut wild_left: Vec<(Card, i32)> = Vec::with_capacity(5);
-    for s in Suit::ALL {
-        let two = Card::new(Rank::Two, s);
-        if rules.is_wild(two) && hand.count(two) > 0 {
-            let node = supply[two.index()].0;
-            debug_assert_ne!(node, NONE, "made above");
-            let to_pool = g.find(node, pool).map_or(0, |e| g.flow_on(e));
-            wild_left.push((two, to_pool));
+    for (s, &(from_src, to_pool)) in Suit::ALL.into_iter().zip(&twos) {
+        if from_src != NONE {
+            wild_left.push((Card::new(Rank::Two, s), g.flow_on(to_pool)));
         }
     }
-    let jokers_to_pool = g.find(jokers, pool).map_or(0, |e| g.flow_on(e));
-    wild_left.push((Card::JOKER, jokers_to_pool));
+    wild_left.push((Card::JOKER, g.flow_on(jokers_pool)));
     let mut out = Vec::with_capacity(chosen.len());
     for ((comp, _), u) in chosen.iter().zip(&g.uses) {
         let mut cards = Vec::with_capacity(usize::from(comp.size));
