@@ -1754,7 +1754,15 @@ mod tests {
         assert_eq!(melds[0].1, parse_cards("4S 5S 6S 7S").unwrap());
         assert_eq!(melds[1].1, parse_cards("7H 7D JK").unwrap());
 
+        // Where every meld needs a natural card, the first flow gives each template its one
+        // natural card first, and the obvious fill still needs no search.
         rules.set_reading(DisputeId::AllWildMelds, "forbidden");
+        let melds =
+            fill(&rules, &hand("7S 7H 7D 4S 5S 6S JK"), &chosen, None, &mut g).expect("fills");
+        assert_eq!(g.pass, 0, "no augmenting path searched for, anchored");
+        assert_eq!(melds[0].1, parse_cards("4S 5S 6S 7S").unwrap());
+        assert_eq!(melds[1].1, parse_cards("7H 7D JK").unwrap());
+
         let h = hand("7S 4S 5S 6S JK JK JK");
         let melds = fill(&rules, &h, &chosen, None, &mut g).expect("fills");
         assert!(g.pass > 0, "the search moved the 7S");
