@@ -657,7 +657,7 @@ impl<'a> Reach<'a> {
 
 /// The places of a run of `n` starting at place `start`, as a bit mask (wrapping past the end of
 /// a line of `len` places).
-fn window(start: usize, n: usize, len: usize) -> u32 {
+pub(crate) fn window(start: usize, n: usize, len: usize) -> u32 {
     if start + n <= len {
         ((1u32 << n) - 1) << start
     } else {

@@ -494,9 +494,28 @@ fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) ->
         len + 1 - n
     };
     let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
+    // A window holds the naturals only if it has a place of each natural's rank: the others
+    // give no interpretation (`run_window` places each natural at a place of its rank).
+    let natural_ranks: u16 = p
+        .naturals
+        .iter()
+        .filter_map(|(c, _)| c.rank())
+        .fold(0, |m, r| m | 1 << (r.number() - 1));
+    let holds_naturals = |start: usize| {
+        let w = crate::contract::window(start, n, len);
+        let mut ranks = natural_ranks;
+        while ranks != 0 {
+            let r = ranks.trailing_zeros() as usize;
+            ranks &= ranks - 1;
+            if rules.rank_places[r] & w == 0 {
+                return false;
+            }
+        }
+        true
+    };
     let mut places: Vec<u8> = Vec::with_capacity(n);
     for suit in suits {
-        for start in 0..starts {
+        for start in (0..starts).filter(|&s| holds_naturals(s)) {
             places.clear();
             places.extend((0..n).map(|i| ((start + i) % len) as u8));
             if !rules.wrap_around && !both_ends && n == len && rules.line[0].rank == Rank::Ace {
