@@ -13,6 +13,7 @@ use crate::disputes::reading;
 use crate::meld::{self, Interpretation, Query};
 use crate::rules::Rules;
 use crate::spec::{Component, MeldKind};
+use std::cell::Cell;
 
 /// The result of checking melds against a contract.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -291,6 +292,10 @@ pub struct Laydown {
 
 /// Searches `hand` for melds meeting `contract`; `None` if it cannot be met.
 pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<Laydown> {
+    let total: usize = contract.iter().map(|c| usize::from(c.size)).sum();
+    if total > hand.len() || !may_meet(rules, contract, hand) {
+        return None;
+    }
     let mut order: Vec<usize> = (0..contract.len()).collect();
     order.sort_by_key(|&i| {
         (
@@ -298,36 +303,43 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
             std::cmp::Reverse(contract[i].size),
         )
     });
-    let total: usize = contract.iter().map(|c| usize::from(c.size)).sum();
-    if total > hand.len() || !may_meet(rules, contract, hand) {
-        return None;
-    }
+    // The thread's space, taken for this search and given back after it (a search that ends in
+    // a panic leaves fresh space behind).
+    let mut scratch = SCRATCH.with(Cell::take);
+    let Scratch {
+        flow,
+        sets,
+        runs,
+        without,
+        chosen,
+        avails,
+    } = &mut scratch;
     let set_count = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
-    let sets = if set_count > 0 {
-        set_templates(rules, hand, set_count)
-    } else {
-        Vec::new()
-    };
+    set_templates(rules, hand, set_count, sets, without);
     let naturals = run_naturals(rules, hand);
-    let runs = run_templates(rules, &naturals.places, contract);
+    run_templates(rules, &naturals.places, contract, runs, without);
     let search = Search {
         rules,
         contract,
         order: &order,
-        sets: &sets,
-        runs: &runs,
+        sets,
+        runs,
         hand,
         wilds: wilds_in(rules, hand),
         pool_naturals: naturals.cards,
     };
+    chosen.clear();
+    avails.clear();
     let mut state = State {
-        chosen: Vec::with_capacity(contract.len()),
-        avails: Vec::with_capacity(contract.len()),
-        flow: Flow::new(),
+        chosen,
+        avails,
+        flow,
         out: None,
     };
     choose(&search, 0, 0, &mut state);
-    state.out.map(|melds| {
+    let out = state.out.take();
+    SCRATCH.with(|s| s.set(scratch));
+    out.map(|melds| {
         // Back to contract order.
         let mut v: Vec<(usize, (Component, Vec<Card>))> =
             order.iter().copied().zip(melds).collect();
@@ -336,6 +348,24 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
             melds: v.into_iter().map(|(_, m)| m).collect(),
         }
     })
+}
+
+/// The space a laydown search works in: the flow network's, and the template lists'. Each thread
+/// keeps one between searches, so a search allocates little once earlier ones have grown it.
+#[derive(Default)]
+struct Scratch {
+    flow: Flow,
+    sets: Vec<(Template, usize)>,
+    /// Run templates by run size.
+    runs: Vec<Vec<(Template, usize)>>,
+    /// The templates no hand card can fill naturally, while the lists are built.
+    without: Vec<(Template, usize)>,
+    chosen: Vec<(Component, Template)>,
+    avails: Vec<usize>,
+}
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
 }
 
 /// A quick necessary condition for [`laydown`], without allocating: the contract relaxed so that
@@ -670,9 +700,21 @@ fn set_natural(rules: &Rules, card: Card) -> bool {
     !rules.is_wild(card) || (card.is_two() && rules.natural_two_in_sets())
 }
 
-fn set_templates(rules: &Rules, hand: &Counts, set_count: usize) -> Vec<(Template, usize)> {
-    let mut with = Vec::with_capacity(13 + set_count);
-    let mut without = Vec::with_capacity(13);
+/// The set templates, into `with` (`without` is scratch): the ranks the hand holds naturals of,
+/// most first, then (where all-wild melds are allowed) as many ranks it holds none of as there are
+/// sets. Empty when the contract has no sets.
+fn set_templates(
+    rules: &Rules,
+    hand: &Counts,
+    set_count: usize,
+    with: &mut Vec<(Template, usize)>,
+    without: &mut Vec<(Template, usize)>,
+) {
+    with.clear();
+    without.clear();
+    if set_count == 0 {
+        return;
+    }
     for rank in Rank::ALL {
         if rank == Rank::Two && !rules.natural_two_in_sets() {
             continue;
@@ -691,9 +733,8 @@ fn set_templates(rules: &Rules, hand: &Counts, set_count: usize) -> Vec<(Templat
     }
     with.sort_by_key(|(_, a)| std::cmp::Reverse(*a));
     if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
-        with.extend(without.into_iter().take(set_count));
+        with.extend(without.drain(..).take(set_count));
     }
-    with
 }
 
 /// The card at place `pl` of a run in `suit`, if it can be natural there.
@@ -716,27 +757,27 @@ fn place_cards(rank: Rank, suit: Option<Suit>) -> impl Iterator<Item = Card> + C
     suits.iter().map(move |&s| Card::new(rank, s))
 }
 
+/// The run templates of each run size in the contract, into `out[size]` (`without` is scratch):
+/// the windows of each pool the hand can fill some place of naturally, most places first, then
+/// (where all-wild melds are allowed) one window of each pool it can fill none of.
 fn run_templates(
     rules: &Rules,
     natural: &[u32; 4],
     contract: &[Component],
-) -> Vec<Vec<(Template, usize)>> {
-    // Templates per run size used in the contract (indexed by position in `sizes`).
-    let mut sizes: Vec<u8> = contract
-        .iter()
-        .filter(|c| c.kind == MeldKind::Run)
-        .map(|c| c.size)
-        .collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    if sizes.is_empty() {
-        return vec![Vec::new()];
-    }
+    out: &mut Vec<Vec<(Template, usize)>>,
+    without: &mut Vec<(Template, usize)>,
+) {
+    out.iter_mut().for_each(Vec::clear);
     let len = rules.line.len();
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
-    let mut out = vec![Vec::new(); usize::from(sizes.last().copied().unwrap_or(0)) + 1];
-    for &n in &sizes {
-        let n = usize::from(n);
+    for (i, c) in contract.iter().enumerate() {
+        if c.kind != MeldKind::Run || contract[..i].contains(c) {
+            continue;
+        }
+        let n = usize::from(c.size);
+        if out.len() <= n {
+            out.resize_with(n + 1, Vec::new);
+        }
         if n > rules.max_run() {
             continue;
         }
@@ -748,8 +789,8 @@ fn run_templates(
             Some(Suit::Clubs),
         ];
         let suits: &[Option<Suit>] = if same_suit { &EACH } else { &[None] };
-        let mut with = Vec::with_capacity(64);
-        let mut without = Vec::with_capacity(4);
+        let with = &mut out[n];
+        without.clear();
         for &suit in suits {
             let fillable = match suit {
                 Some(s) => natural[s as usize],
@@ -768,11 +809,9 @@ fn run_templates(
         }
         with.sort_by_key(|(_, a)| std::cmp::Reverse(*a));
         if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
-            with.extend(without);
+            with.append(without);
         }
-        out[n] = with;
     }
-    out
 }
 
 /// What one laydown search works from: the same at every step of [`choose`].
@@ -793,10 +832,10 @@ struct Search<'a> {
 
 /// What [`choose`] changes as it goes: the templates chosen so far (with the places each could
 /// fill naturally), the flow network's space, and the laydown once found.
-struct State {
-    chosen: Vec<(Component, Template)>,
-    avails: Vec<usize>,
-    flow: Flow,
+struct State<'a> {
+    chosen: &'a mut Vec<(Component, Template)>,
+    avails: &'a mut Vec<usize>,
+    flow: &'a mut Flow,
     out: Option<Vec<(Component, Vec<Card>)>>,
 }
 
@@ -805,7 +844,7 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         return;
     }
     if k == s.order.len() {
-        st.out = fill_with_palettes(s.rules, s.hand, &st.chosen, &mut st.flow);
+        st.out = fill_with_palettes(s.rules, s.hand, st.chosen, st.flow);
         return;
     }
     let comp = s.contract[s.order[k]];
@@ -819,7 +858,7 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         _ => 0,
     };
     for (t, avail) in list.iter().skip(min_idx) {
-        if !template_allowed(s.rules, comp, t, &st.chosen) {
+        if !template_allowed(s.rules, comp, t, st.chosen) {
             continue;
         }
         // Cheap bound: the wilds needed if the templates had only the naturals they could hold.
@@ -885,7 +924,7 @@ fn naturals_added(s: &Search, c: Component, t: &Template, avail: usize, st: &Sta
             let before: usize = st
                 .chosen
                 .iter()
-                .zip(&st.avails)
+                .zip(st.avails.iter())
                 .filter(
                     |((_, x), _)| matches!(x, Template::Run { suit: other, .. } if other == suit),
                 )
@@ -981,8 +1020,9 @@ fn template_allowed(
 
 /// A tiny max-flow network (augmenting paths found by DFS); graphs here have under 200 edges.
 /// Edges are kept in one flat array (a linked list per node), and the space of one network, with
-/// `fill`'s bookkeeping, serves every network of a search: a network costs no allocation once the
-/// first has grown the space.
+/// `fill`'s bookkeeping, serves every network of the thread's searches ([`Scratch`]): a network
+/// costs no allocation once earlier ones have grown the space.
+#[derive(Default)]
 struct Flow {
     first: Vec<u32>,
     edges: Vec<Edge>,
@@ -1020,17 +1060,6 @@ struct Uses {
 const NONE: u32 = u32::MAX;
 
 impl Flow {
-    fn new() -> Flow {
-        Flow {
-            first: Vec::with_capacity(64),
-            edges: Vec::with_capacity(256),
-            seen: Vec::with_capacity(64),
-            pass: 0,
-            naturals: Vec::with_capacity(64),
-            uses: Vec::with_capacity(8),
-        }
-    }
-
     /// Empties the network for another with `n` nodes and no edges, keeping the space.
     fn reset(&mut self, n: usize) {
         self.first.clear();
@@ -1747,7 +1776,7 @@ mod tests {
         };
         let sevens = Template::Set { rank: Rank::Seven };
         let chosen = [(run(4), run_4_to_7), (set(3), sevens)];
-        let mut g = Flow::new();
+        let mut g = Flow::default();
         let melds =
             fill(&rules, &hand("7S 7H 7D 4S 5S 6S JK"), &chosen, None, &mut g).expect("fills");
         assert_eq!(g.pass, 0, "no augmenting path searched for");
@@ -1794,9 +1823,9 @@ mod tests {
                 pool_naturals: run_naturals(rules, h).cards,
             };
             let st = State {
-                chosen: chosen.iter().map(|(c, t, _)| (*c, t.clone())).collect(),
-                avails: chosen.iter().map(|(_, _, a)| *a).collect(),
-                flow: Flow::new(),
+                chosen: &mut chosen.iter().map(|(c, t, _)| (*c, t.clone())).collect(),
+                avails: &mut chosen.iter().map(|(_, _, a)| *a).collect(),
+                flow: &mut Flow::default(),
                 out: None,
             };
             naturals_added(&s, c, &t, avail, &st)
