@@ -857,18 +857,23 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         Some((prev, t)) if *prev == comp => list.iter().position(|(x, _)| x == t).unwrap_or(0),
         _ => 0,
     };
+    // Cheap bound: the wilds needed if the templates had only the naturals they could hold.
+    // `bound` carries the naturals the chosen templates could take at most.
+    let need: usize = st
+        .chosen
+        .iter()
+        .map(|(c, _)| usize::from(c.size))
+        .sum::<usize>()
+        + usize::from(comp.size);
     for (t, avail) in list.iter().skip(min_idx) {
         if !template_allowed(s.rules, comp, t, st.chosen) {
             continue;
         }
-        // Cheap bound: the wilds needed if the templates had only the naturals they could hold.
-        // `bound` carries the naturals the chosen templates could take at most.
-        let need: usize = st
-            .chosen
-            .iter()
-            .map(|(c, _)| usize::from(c.size))
-            .sum::<usize>()
-            + usize::from(comp.size);
+        // A template adds at most the naturals it could hold (`avail`), and the list is sorted
+        // by that, most first: once even that is too few, so is every template after it.
+        if need > bound + avail + s.wilds {
+            break;
+        }
         let here = naturals_added(s, comp, t, *avail, st);
         if need > bound + here + s.wilds {
             continue;
