@@ -277,7 +277,7 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         // card with no lay-off form on a meld (remembered while the meld is unchanged) is not
         // asked again.
         memo.sync_table(game);
-        let held = hand.more_than(&Counts::new());
+        let held = hand.present();
         // The held cards that some meld may still take.
         let mut cards = held & memo.table.iter().fold(0, |m, e| m | e.open());
         while cards != 0 {

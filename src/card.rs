@@ -290,12 +290,26 @@ impl serde::Serialize for Card {
 }
 
 /// A multiset of cards: a count per card kind. A hand, a pile or a deck.
+///
+/// Beside the counts it keeps which kinds are present and how many cards there are, so that a
+/// hand is walked kind by kind, and measured, without reading every count: the built-in players
+/// do both at every decision. Both follow from the counts, which only this module changes.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Counts([u8; KINDS]);
+pub struct Counts {
+    kinds: [u8; KINDS],
+    /// Bit `i` set exactly when `kinds[i] > 0`.
+    present: u64,
+    /// The sum of `kinds`.
+    total: u32,
+}
 
 impl Default for Counts {
     fn default() -> Self {
-        Counts([0; KINDS])
+        Counts {
+            kinds: [0; KINDS],
+            present: 0,
+            total: 0,
+        }
     }
 }
 
@@ -315,44 +329,73 @@ impl Counts {
         c
     }
 
+    /// Counts by [`Card::index`].
+    pub fn from_kinds(kinds: [u8; KINDS]) -> Counts {
+        let present = (0..KINDS).fold(0u64, |m, i| m | u64::from(kinds[i] > 0) << i);
+        let total = kinds.iter().map(|&n| u32::from(n)).sum();
+        Counts {
+            kinds,
+            present,
+            total,
+        }
+    }
+
     pub fn count(&self, card: Card) -> u8 {
-        self.0[card.index()]
+        self.kinds[card.index()]
     }
 
     /// The count of every card kind, by [`Card::index`].
     pub fn by_index(&self) -> &[u8; KINDS] {
-        &self.0
+        &self.kinds
+    }
+
+    /// The kinds present, as a bit mask by [`Card::index`].
+    pub fn present(&self) -> u64 {
+        self.present
     }
 
     pub fn add(&mut self, card: Card) {
-        let slot = &mut self.0[card.index()];
-        *slot = slot.saturating_add(1);
+        let i = card.index();
+        let slot = &mut self.kinds[i];
+        if *slot < u8::MAX {
+            *slot += 1;
+            self.total += 1;
+            self.present |= 1 << i;
+        }
     }
 
     /// Removes one copy; `false` (and no change) if there is none.
     pub fn remove(&mut self, card: Card) -> bool {
-        let slot = &mut self.0[card.index()];
+        let i = card.index();
+        let slot = &mut self.kinds[i];
         if *slot == 0 {
             return false;
         }
         *slot -= 1;
+        self.total -= 1;
+        if *slot == 0 {
+            self.present &= !(1 << i);
+        }
         true
     }
 
     pub fn len(&self) -> usize {
-        self.0.iter().map(|&n| usize::from(n)).sum()
+        self.total as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&n| n == 0)
+        self.total == 0
     }
 
     /// `true` if every card of `other` is here at least as often.
     pub fn contains(&self, other: &Counts) -> bool {
+        if other.present & !self.present != 0 {
+            return false;
+        }
         // Without an early exit, so the comparison runs over all kinds at once.
-        self.0
+        self.kinds
             .iter()
-            .zip(other.0.iter())
+            .zip(other.kinds.iter())
             .fold(true, |ok, (a, b)| ok & (a >= b))
     }
 
@@ -361,23 +404,36 @@ impl Counts {
         if !self.contains(other) {
             return false;
         }
-        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
-            *a -= b;
+        let mut kinds = other.present;
+        while kinds != 0 {
+            let i = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            self.kinds[i] -= other.kinds[i];
+            if self.kinds[i] == 0 {
+                self.present &= !(1 << i);
+            }
         }
+        self.total -= other.total;
         true
     }
 
     pub fn add_all(&mut self, other: &Counts) {
-        for (a, b) in self.0.iter_mut().zip(other.0.iter()) {
-            *a = a.saturating_add(*b);
+        let mut kinds = other.present;
+        while kinds != 0 {
+            let i = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let before = self.kinds[i];
+            self.kinds[i] = before.saturating_add(other.kinds[i]);
+            self.total += u32::from(self.kinds[i] - before);
         }
+        self.present |= other.present;
     }
 
     /// The cards, each copy once, in canonical order.
     pub fn cards(&self) -> Vec<Card> {
         let mut v = Vec::with_capacity(self.len());
-        for card in Card::all() {
-            for _ in 0..self.count(card) {
+        for (card, k) in self.iter() {
+            for _ in 0..k {
                 v.push(card);
             }
         }
@@ -386,14 +442,14 @@ impl Counts {
 
     /// The distinct cards present with their counts, in canonical order.
     pub fn iter(&self) -> impl Iterator<Item = (Card, u8)> + '_ {
-        let mut kinds = self.more_than(&Counts::new());
+        let mut kinds = self.present;
         std::iter::from_fn(move || {
             if kinds == 0 {
                 return None;
             }
             let i = kinds.trailing_zeros() as usize;
             kinds &= kinds - 1;
-            Some((Card(i as u8), self.0[i]))
+            Some((Card(i as u8), self.kinds[i]))
         })
     }
 
@@ -407,9 +463,9 @@ impl Counts {
         let word = |c: &Counts, k: usize| {
             let mut b = [0u8; 8];
             if k < FULL {
-                b.copy_from_slice(&c.0[8 * k..8 * k + 8]);
+                b.copy_from_slice(&c.kinds[8 * k..8 * k + 8]);
             } else {
-                b[..KINDS - 8 * FULL].copy_from_slice(&c.0[8 * FULL..]);
+                b[..KINDS - 8 * FULL].copy_from_slice(&c.kinds[8 * FULL..]);
             }
             u64::from_le_bytes(b)
         };
@@ -450,25 +506,60 @@ mod tests {
     fn more_than_compares_every_kind() {
         let mut rng = crate::rng::Rng::new(7);
         for round in 0..4000 {
-            let mut a = Counts::new();
-            let mut b = Counts::new();
+            let mut a = [0u8; KINDS];
+            let mut b = [0u8; KINDS];
             let top = [3, 3, 130, 256][round % 4];
             for i in 0..KINDS {
-                a.0[i] = rng.below(top) as u8;
-                b.0[i] = if rng.below(3) == 0 {
-                    a.0[i]
+                a[i] = rng.below(top) as u8;
+                b[i] = if rng.below(3) == 0 {
+                    a[i]
                 } else {
                     rng.below(top) as u8
                 };
             }
-            let slow = (0..KINDS).fold(0u64, |m, i| m | u64::from(a.0[i] > b.0[i]) << i);
-            assert_eq!(a.more_than(&b), slow, "{:?} {:?}", a.0, b.0);
+            let slow = (0..KINDS).fold(0u64, |m, i| m | u64::from(a[i] > b[i]) << i);
+            let (a, b) = (Counts::from_kinds(a), Counts::from_kinds(b));
+            assert_eq!(a.more_than(&b), slow, "{a:?} {b:?}");
             let listed: Vec<(Card, u8)> = a.iter().collect();
             let expected: Vec<(Card, u8)> = Card::all()
                 .map(|c| (c, a.count(c)))
                 .filter(|&(_, n)| n > 0)
                 .collect();
             assert_eq!(listed, expected);
+        }
+    }
+
+    /// The kinds present and the number of cards follow every change of the counts, as if
+    /// counted again from them; a refused removal changes nothing.
+    #[test]
+    fn counts_keep_their_kinds_and_total_in_step() {
+        let mut rng = crate::rng::Rng::new(11);
+        let mut c = Counts::new();
+        for step in 0..20_000 {
+            let card = Card(rng.below(KINDS as u64) as u8);
+            let mut other = Counts::new();
+            for _ in 0..rng.below(4) {
+                other.add(Card(rng.below(KINDS as u64) as u8));
+            }
+            let before = c.clone();
+            match rng.below(5) {
+                0 | 1 => c.add(card),
+                2 => assert_eq!(c.remove(card), before.count(card) > 0),
+                3 => c.add_all(&other),
+                _ => assert_eq!(c.remove_all(&other), before.contains(&other)),
+            }
+            // Saturation at 255 copies is reached too.
+            if step % 5000 == 4999 {
+                for _ in 0..300 {
+                    c.add(card);
+                }
+                assert_eq!(c.count(card), u8::MAX);
+            }
+            let recounted = Counts::from_kinds(*c.by_index());
+            assert_eq!(c.present, recounted.present, "step {step}");
+            assert_eq!(c.total, recounted.total, "step {step}");
+            assert_eq!(c.len(), c.cards().len());
+            assert_eq!(c.is_empty(), c.by_index().iter().all(|&n| n == 0));
         }
     }
 
