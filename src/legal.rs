@@ -96,6 +96,24 @@ impl Game {
     pub fn lay_off_forms(&self, m: usize, card: Card, join: Option<usize>) -> Vec<Action> {
         let tm = &self.deal.table[m];
         let kind = tm.interps.first().map(|i| i.kind);
+        // A natural card has one form, the plain lay-off, where any interpretation takes it.
+        if join.is_none() && !self.rules.is_wild(card) {
+            let extends = tm.interps.iter().try_fold(false, |any, o| {
+                Some(any || meld::extends_by_one(&self.rules, o, card)?)
+            });
+            if let Some(extends) = extends {
+                return if extends {
+                    vec![Action::LayOff {
+                        meld: m,
+                        cards: vec![card],
+                        declared: vec![],
+                        join,
+                    }]
+                } else {
+                    Vec::new()
+                };
+            }
+        }
         let quick: Option<Vec<Interpretation>> = match join {
             None => tm.interps.iter().try_fold(Vec::new(), |mut acc, o| {
                 acc.extend(meld::extend_by_one(&self.rules, o, card)?);

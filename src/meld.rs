@@ -870,24 +870,90 @@ pub fn extend_by_one(
     old: &Interpretation,
     card: Card,
 ) -> Option<Vec<Interpretation>> {
-    let n = old.roles.len();
-    // This also turns away a full meld: `extend_set` and `extend_run` count on it.
-    if !may_extend(rules, old, card) {
-        return Some(Vec::new());
-    }
     let mut out = Vec::with_capacity(2);
-    match old.kind {
-        MeldKind::Set => extend_set(rules, old, card, &mut out),
-        MeldKind::Run => {
-            if rules.wrap_around && n + 1 >= rules.line.len() {
-                return None;
-            }
-            extend_run(rules, old, card, &mut out);
-        }
-    }
+    one_card_joins(rules, old, card, &mut |j| {
+        out.push(joined(old, j));
+        true
+    })?;
     out.sort();
     out.dedup();
     Some(out)
+}
+
+/// Whether [`extend_by_one`] finds some interpretation, without building any: what a listing of
+/// one-card lay-offs of a natural card needs to know. `None` where `extend_by_one` is `None`.
+pub fn extends_by_one(rules: &Rules, old: &Interpretation, card: Card) -> Option<bool> {
+    let mut found = false;
+    one_card_joins(rules, old, card, &mut |_| {
+        found = true;
+        false
+    })?;
+    Some(found)
+}
+
+/// Where one more card takes its place in a meld: among a set's roles, or below a run's low end
+/// or above its high end.
+#[derive(Clone, Copy)]
+enum Join {
+    Set(Role),
+    Below(Role),
+    Above(Role),
+}
+
+/// The interpretation `old` becomes with the card's role joined as `j` says.
+fn joined(old: &Interpretation, j: Join) -> Interpretation {
+    let mut roles: Vec<Role> = Vec::with_capacity(old.roles.len() + 1);
+    match j {
+        Join::Set(role) => {
+            roles.extend_from_slice(&old.roles);
+            roles.push(role);
+            roles.sort();
+        }
+        Join::Below(role) => {
+            roles.push(role);
+            roles.extend(old.roles.iter().map(|r| Role {
+                place: r.place + 1,
+                ..*r
+            }));
+        }
+        Join::Above(role) => {
+            roles.extend_from_slice(&old.roles);
+            roles.push(Role {
+                place: old.roles.len() as u8,
+                ..role
+            });
+        }
+    }
+    Interpretation {
+        kind: old.kind,
+        rank: old.rank,
+        suit: old.suit,
+        roles,
+    }
+}
+
+/// Calls `f` with every way `card` joins `old` as one more role that keeps the meld legal,
+/// until `f` returns `false`; returns `Some(false)` if stopped so, `Some(true)` after the last.
+/// `None` where the one-card shortcut does not apply (a full circle under `runs.wrap-around`).
+fn one_card_joins(
+    rules: &Rules,
+    old: &Interpretation,
+    card: Card,
+    f: &mut dyn FnMut(Join) -> bool,
+) -> Option<bool> {
+    // This also turns away a full meld: `extend_set` and `extend_run` count on it.
+    if !may_extend(rules, old, card) {
+        return Some(true);
+    }
+    Some(match old.kind {
+        MeldKind::Set => extend_set(rules, old, card, f),
+        MeldKind::Run => {
+            if rules.wrap_around && old.roles.len() + 1 >= rules.line.len() {
+                return None;
+            }
+            extend_run(rules, old, card, f)
+        }
+    })
 }
 
 /// A quick necessary condition for a card to extend `old`: room for one more card, and then a
@@ -995,7 +1061,12 @@ pub fn extenders(rules: &Rules, old: &Interpretation) -> u64 {
     mask
 }
 
-fn extend_set(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Interpretation>) {
+fn extend_set(
+    rules: &Rules,
+    old: &Interpretation,
+    card: Card,
+    f: &mut dyn FnMut(Join) -> bool,
+) -> bool {
     let rank = old.rank.expect("sets have a rank");
     let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
     let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
@@ -1005,35 +1076,29 @@ fn extend_set(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
             used[t.suit().expect("suited") as usize] = true;
         }
     }
+    let anchored = all_wild_ok(rules) || old.roles.iter().any(|r| r.natural);
     let mut push = |role: Role| {
         if forbid
             && let Target::Card(t) = role.stands_for
             && used[t.suit().expect("suited") as usize]
         {
-            return;
+            return true;
         }
-        let mut roles = old.roles.clone();
-        roles.push(role);
-        if !all_wild_ok(rules) && !roles.iter().any(|r| r.natural) {
-            return;
+        if !anchored && !role.natural {
+            return true;
         }
-        roles.sort();
-        out.push(Interpretation {
-            kind: MeldKind::Set,
-            rank: Some(rank),
-            suit: None,
-            roles,
-        });
+        f(Join::Set(role))
     };
     if !rules.is_wild(card) {
         if card.rank() == Some(rank) {
-            push(Role {
+            return push(Role {
                 place: 0,
                 stands_for: Target::Card(card),
                 card,
                 natural: true,
             });
         }
+        true
     } else if !exact {
         let natural = rank == Rank::Two && card.is_two();
         let stands_for = if natural {
@@ -1046,7 +1111,7 @@ fn extend_set(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
             stands_for,
             card,
             natural,
-        });
+        })
     } else {
         for s in Suit::ALL {
             let t = Card::new(rank, s);
@@ -1054,17 +1119,25 @@ fn extend_set(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
             if natural && !rules.natural_two_in_sets() {
                 continue;
             }
-            push(Role {
+            if !push(Role {
                 place: 0,
                 stands_for: Target::Card(t),
                 card,
                 natural,
-            });
+            }) {
+                return false;
+            }
         }
+        true
     }
 }
 
-fn extend_run(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Interpretation>) {
+fn extend_run(
+    rules: &Rules,
+    old: &Interpretation,
+    card: Card,
+    f: &mut dyn FnMut(Join) -> bool,
+) -> bool {
     let n = old.roles.len();
     let len = rules.line.len();
     // Where the old run lies on the line: the start whose ranks match its roles in order.
@@ -1076,6 +1149,7 @@ fn extend_run(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
             .all(|(k, r)| r.stands_for.rank() == Some(rules.line[(s + k) % len].rank))
     };
     let nat2 = rules.natural_two_in_runs();
+    let anchored = all_wild_ok(rules) || old.roles.iter().any(|r| r.natural);
     // Only a place of the first role's rank can start it.
     let first = old.roles.first().and_then(|r| r.stands_for.rank());
     let mut from = first.map_or(0, |r| rules.rank_places[usize::from(r.number()) - 1]);
@@ -1131,31 +1205,19 @@ fn extend_run(rules: &Rules, old: &Interpretation, card: Card, out: &mut Vec<Int
                     natural,
                 }
             };
-            let mut roles: Vec<Role> = Vec::with_capacity(n + 1);
-            if below {
-                roles.push(role);
-                roles.extend(old.roles.iter().map(|r| Role {
-                    place: r.place + 1,
-                    ..*r
-                }));
-            } else {
-                roles.extend(old.roles.iter().copied());
-                roles.push(Role {
-                    place: n as u8,
-                    ..role
-                });
-            }
-            if !all_wild_ok(rules) && !roles.iter().any(|r| r.natural) {
+            if !anchored && !role.natural {
                 continue;
             }
-            out.push(Interpretation {
-                kind: MeldKind::Run,
-                rank: None,
-                suit: old.suit,
-                roles,
-            });
+            if !f(if below {
+                Join::Below(role)
+            } else {
+                Join::Above(role)
+            }) {
+                return false;
+            }
         }
     }
+    true
 }
 
 /// A role's identity for comparing interpretations: card, meaning, natural.

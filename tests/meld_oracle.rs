@@ -121,6 +121,9 @@ proptest! {
             let suit = old.suit.unwrap_or(Suit::from_index(usize::from(add / 3) % 4));
             Card::new(Rank::from_number(r).unwrap(), suit)
         };
+        // Whether there is one at all, as the lay-off listing asks for a natural card.
+        let listed = meld::extend_by_one(&rules, old, card).map(|v| !v.is_empty());
+        prop_assert_eq!(meld::extends_by_one(&rules, old, card), listed, "old {:?} + {}", old, card);
         if let Some(fast) = meld::extend_by_one(&rules, old, card) {
             let mut all = cards.clone();
             all.push(card);
