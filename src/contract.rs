@@ -382,21 +382,19 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     // Straight from the counts by card index (suit * 13 + rank number - 1, the joker last): this
     // runs before most laydown searches, most of which it ends.
     let counts = hand.by_index();
-    let mut wilds = usize::from(counts[Card::JOKER.index()]);
+    let wilds = wilds_in(rules, hand);
     let two = usize::from(Rank::Two.number()) - 1;
     let two_in_sets = rules.natural_two_in_sets();
-    // Usable natural cards per rank and suit, for sets.
+    // Usable natural cards per rank and suit, for sets (only read where the contract has sets).
+    let m = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
     let mut nat = [[0usize; 4]; 13];
-    for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
-        for (r, &k) in suit.iter().enumerate() {
-            let k = usize::from(k);
-            if r == two && rules.twos_wild {
-                wilds += k;
-                if !two_in_sets {
-                    continue;
+    if m > 0 {
+        for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
+            for (r, &k) in suit.iter().enumerate() {
+                if r != two || !rules.twos_wild || two_in_sets {
+                    nat[r][si] += usize::from(k);
                 }
             }
-            nat[r][si] += k;
         }
     }
     // Runs: per suit (one pool under any-suits), the places a hand card can fill naturally and
@@ -441,6 +439,11 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
             continue;
         }
         run_sizes[i] = n;
+        // A run of a size already weighed has the same best windows.
+        if let Some(j) = run_sizes[..i].iter().position(|&k| k == n) {
+            best[i] = best[j];
+            continue;
+        }
         for start in 0..starts {
             let window = window(start, n, len);
             for (p, &pool) in pools.iter().enumerate() {
@@ -499,7 +502,6 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
         return false;
     }
     // Sets: every assignment of the set components to the candidate ranks.
-    let m = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
     if m == 0 {
         return true;
     }
