@@ -181,16 +181,19 @@ struct Parts {
 
 fn parts(rules: &Rules, cards: &[Card]) -> Parts {
     let mut counts = [0u8; crate::card::KINDS];
+    // The kinds present, to visit them in index order without reading every count.
+    let mut present = 0u64;
     for c in cards {
         counts[c.index()] = counts[c.index()].saturating_add(1);
+        present |= 1 << c.index();
     }
-    let mut naturals = Vec::new();
+    let mut naturals = Vec::with_capacity(cards.len());
     let mut wilds = Vec::new();
-    for card in Card::all() {
-        let k = counts[card.index()];
-        if k == 0 {
-            continue;
-        }
+    while present != 0 {
+        let index = present.trailing_zeros() as usize;
+        present &= present - 1;
+        let card = Card::from_index(index).expect("a card's bit");
+        let k = counts[index];
         if rules.is_wild(card) {
             wilds.push((card, k));
         } else {
