@@ -404,7 +404,6 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     // A wild 2 that may stand for itself in a run is already counted among the wilds, so it is
     // not counted again as a natural (as a wild it could fill its own place anyway: `plain`); it
     // still anchors a window where melds need a natural card (`anchors`).
-    let len = rules.line.len();
     let r = contract.iter().filter(|c| c.kind == MeldKind::Run).count();
     let naturals = if r > 0 {
         run_naturals(rules, hand)
@@ -434,7 +433,6 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
         if n > rules.max_run() {
             return false;
         }
-        let starts = rules.run_starts(n);
         if i >= 4 {
             continue;
         }
@@ -444,8 +442,7 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
             best[i] = best[j];
             continue;
         }
-        for start in 0..starts {
-            let window = window(start, n, len);
+        for &window in rules.windows(n) {
             for (p, &pool) in pools.iter().enumerate() {
                 let avail = (pool & window).count_ones() as usize;
                 if pool_anchors[p] & window != 0 || all_wild {
@@ -676,24 +673,12 @@ impl<'a> Reach<'a> {
                     }
                     _ => (0..4).fold(0, |a, s| a | self.pool(rules, s)),
                 };
-                let len = rules.line.len();
-                (0..rules.run_starts(n)).any(|start| {
-                    let w = window(start, n, len);
+                rules.windows(n).iter().any(|&w| {
                     w & rules.rank_places[r] != 0
                         && (pool & w).count_ones() as usize + self.wilds >= n
                 })
             }
         }
-    }
-}
-
-/// The places of a run of `n` starting at place `start`, as a bit mask (wrapping past the end of
-/// a line of `len` places).
-pub(crate) fn window(start: usize, n: usize, len: usize) -> u32 {
-    if start + n <= len {
-        ((1u32 << n) - 1) << start
-    } else {
-        (0..n).fold(0u32, |w, k| w | 1 << ((start + k) % len))
     }
 }
 
@@ -770,7 +755,6 @@ fn run_templates(
     without: &mut Vec<(Template, usize)>,
 ) {
     out.iter_mut().for_each(Vec::clear);
-    let len = rules.line.len();
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
     for (i, c) in contract.iter().enumerate() {
         if c.kind != MeldKind::Run || contract[..i].contains(c) {
@@ -783,7 +767,6 @@ fn run_templates(
         if n > rules.max_run() {
             continue;
         }
-        let starts = rules.run_starts(n);
         const EACH: [Option<Suit>; 4] = [
             Some(Suit::Spades),
             Some(Suit::Hearts),
@@ -798,9 +781,9 @@ fn run_templates(
                 Some(s) => natural[s as usize],
                 None => natural.iter().fold(0, |a, m| a | m),
             };
-            for start in 0..starts {
+            for (start, &w) in rules.windows(n).iter().enumerate() {
                 // The places of the window the hand can fill naturally.
-                let avail = (fillable & window(start, n, len)).count_ones() as usize;
+                let avail = (fillable & w).count_ones() as usize;
                 let t = Template::Run { suit, start };
                 if avail > 0 {
                     with.push((t, avail));

@@ -505,7 +505,7 @@ fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) ->
         .filter_map(|(c, _)| c.rank())
         .fold(0, |m, r| m | 1 << (r.number() - 1));
     let holds_naturals = |start: usize| {
-        let w = crate::contract::window(start, n, len);
+        let w = rules.windows(n)[start];
         let mut ranks = natural_ranks;
         while ranks != 0 {
             let r = ranks.trailing_zeros() as usize;

@@ -123,6 +123,10 @@ pub struct Rules {
     /// The places of each rank on `line`, as bit masks by place (index: rank number - 1): an
     /// ace may have two, a rank off the line none. Derived from `line` (`refresh`).
     pub rank_places: [u32; 13],
+    /// The places a run of `n` cards covers, one mask per start as [`Rules::run_starts`] counts
+    /// them (index: `n`, up to the line's length). Derived from `line` and `wrap_around`
+    /// (`refresh`); read through [`Rules::windows`].
+    pub run_windows: Vec<Vec<u32>>,
 }
 
 impl Rules {
@@ -183,6 +187,12 @@ impl Rules {
         }
     }
 
+    /// The masks of the places a run of `n` cards can cover, one per start
+    /// ([`Rules::run_windows`]); none for a run longer than the line.
+    pub fn windows(&self, n: usize) -> &[u32] {
+        self.run_windows.get(n).map_or(&[], Vec::as_slice)
+    }
+
     /// The longest run the rank line allows.
     pub fn max_run(&self) -> usize {
         if self.wrap_around {
@@ -213,6 +223,30 @@ impl Rules {
         };
         cap.min(by_pack)
     }
+}
+
+/// The places of a run of `n` starting at place `start`, as a bit mask (wrapping past the end of
+/// a line of `len` places).
+fn window(start: usize, n: usize, len: usize) -> u32 {
+    if start + n <= len {
+        ((1u32 << n) - 1) << start
+    } else {
+        (0..n).fold(0u32, |w, k| w | 1 << ((start + k) % len))
+    }
+}
+
+/// Every run's places on a line of `len` places ([`Rules::run_windows`]).
+fn windows_on(len: usize, wrap: bool) -> Vec<Vec<u32>> {
+    (0..=len)
+        .map(|n| {
+            let starts = match (wrap, n == len) {
+                (true, true) => 1,
+                (true, false) => len,
+                (false, _) => len + 1 - n,
+            };
+            (0..starts).map(|start| window(start, n, len)).collect()
+        })
+        .collect()
 }
 
 /// The places of each rank on `line` ([`Rules::rank_places`]).
@@ -807,6 +841,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
         points,
         readings,
         rank_places: places_on(&line),
+        run_windows: windows_on(line.len(), wrap_around),
         line,
     };
 
@@ -957,6 +992,7 @@ impl Rules {
         let ace_low = self.readings.ace_position == reading::AcePosition::HighOrLow;
         self.line = build_line(self.two_in_sequence, self.wrap_around, ace_low);
         self.rank_places = places_on(&self.line);
+        self.run_windows = windows_on(self.line.len(), self.wrap_around);
         self.points[1] = match self.readings.ace_penalty_value {
             reading::AcePenaltyValue::V15 => 15,
         };
@@ -1050,5 +1086,40 @@ mod tests {
         }
         let six = load("six-to-ten", &[]).unwrap().rules;
         assert_eq!(places_of(&six, Rank::Two), Vec::<usize>::new());
+    }
+
+    /// A run's windows are its places for each start, as many starts as `run_starts` counts,
+    /// around the corner where runs wrap; they follow the line when a reading or the wrap
+    /// changes.
+    #[test]
+    fn run_windows_follow_the_line_and_the_wrap() {
+        let mut push = load("push", &[]).unwrap().rules;
+        // A 2 3 … K A: fourteen places, a run of 4 starts at eleven of them.
+        assert_eq!(push.windows(4).len(), 11);
+        assert_eq!(push.windows(4)[0], 0b1111);
+        assert_eq!(push.windows(4)[10], 0b1111 << 10);
+        assert_eq!(push.windows(15), &[] as &[u32]);
+        push.set_reading(DisputeId::AcePosition, "high-only");
+        assert_eq!(push.windows(4).len(), 10);
+        push.wrap_around = true;
+        push.refresh();
+        let len = push.line.len();
+        assert_eq!(push.windows(4).len(), len);
+        assert_eq!(
+            push.windows(4)[len - 1],
+            1 << (len - 1) | 0b111,
+            "past the corner"
+        );
+        assert_eq!(
+            push.windows(len),
+            &[(1u32 << len) - 1],
+            "the full circle once"
+        );
+        for n in 1..=len {
+            assert_eq!(push.windows(n).len(), push.run_starts(n));
+            for &w in push.windows(n) {
+                assert_eq!(w.count_ones() as usize, n);
+            }
+        }
     }
 }
