@@ -315,9 +315,15 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
             }
         }
     }
-    let game = t.game();
-    for a in game.meld_candidates_from(&mut |comps, hand| memo.laydown(game, seat, comps, hand)) {
-        if t.try_action(&a) {
+    // The contract, or a run and then a set: each searched for only if the one before was not
+    // laid down.
+    for k in 0..2 {
+        let game = t.game();
+        let found =
+            game.meld_candidate(k, &mut |comps, hand| memo.laydown(game, seat, comps, hand));
+        if let Some(a) = found
+            && t.try_action(&a)
+        {
             return a;
         }
     }

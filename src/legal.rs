@@ -356,49 +356,57 @@ impl Game {
         &self,
         search: &mut dyn FnMut(&[Component], &Counts) -> Option<contract::Laydown>,
     ) -> Vec<Action> {
+        (0..2)
+            .filter_map(|k| self.meld_candidate(k, search))
+            .collect()
+    }
+
+    /// The `k`-th candidate of [`Game::meld_candidates_from`] (0: the contract, or after it a
+    /// run; 1: after the contract, a set), searched for only when asked: a player that melds the
+    /// first need not search for the second.
+    pub fn meld_candidate(
+        &self,
+        k: usize,
+        search: &mut dyn FnMut(&[Component], &Counts) -> Option<contract::Laydown>,
+    ) -> Option<Action> {
         if self.is_over() || self.deal.stage != Stage::Play {
-            return Vec::new();
+            return None;
         }
         let seat = self.turn();
         let si = usize::from(seat);
         let hand = &self.deal.hands[si];
         let contract = &self.rules.rounds[self.round].contract;
-        let run = [Component {
-            kind: MeldKind::Run,
-            size: self.rules.run_min,
-        }];
-        let set = [Component {
-            kind: MeldKind::Set,
-            size: self.rules.set_min,
-        }];
-        let wanted: [Option<&[Component]>; 2] = if self.deal.progress[si].done {
-            [Some(&run), Some(&set)]
-        } else {
-            [Some(contract), None]
+        let wanted = |kind, size| [Component { kind, size }];
+        let (run, set);
+        let comps: &[Component] = match (self.deal.progress[si].done, k) {
+            (false, 0) => contract,
+            (true, 0) => {
+                run = wanted(MeldKind::Run, self.rules.run_min);
+                &run
+            }
+            (true, 1) => {
+                set = wanted(MeldKind::Set, self.rules.set_min);
+                &set
+            }
+            _ => return None,
         };
-        let mut out = Vec::new();
-        for comps in wanted.into_iter().flatten() {
-            let Some(l) = search(comps, hand) else {
+        let l = search(comps, hand)?;
+        let mut specs = Vec::new();
+        for (c, cards) in &l.melds {
+            let v = meld::interpret(
+                &self.rules,
+                &Query {
+                    cards: cards.clone(),
+                    kind: Some(c.kind),
+                    declared: vec![],
+                },
+            );
+            let Some(i) = v.interpretations.first() else {
                 continue;
             };
-            let mut specs = Vec::new();
-            for (c, cards) in &l.melds {
-                let v = meld::interpret(
-                    &self.rules,
-                    &Query {
-                        cards: cards.clone(),
-                        kind: Some(c.kind),
-                        declared: vec![],
-                    },
-                );
-                let Some(i) = v.interpretations.first() else {
-                    continue;
-                };
-                specs.push(self.declared_spec(cards, i));
-            }
-            out.push(Action::Meld(specs));
+            specs.push(self.declared_spec(cards, i));
         }
-        out
+        Some(Action::Meld(specs))
     }
 
     /// A meld spec that pins `interp` down as the rules' declaration reading wants: every card
