@@ -462,12 +462,34 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
             need += run_sizes[i] - most;
         }
     } else if r > 0 {
+        // No way of giving the runs pools needs fewer wilds than each run in its own best pool
+        // (runs sharing a pool share its cards, which only adds to it): where even that is too
+        // many, nothing is met; with one run, it is the answer.
+        let lower: usize = (0..r)
+            .map(|i| {
+                let most = best[i]
+                    .iter()
+                    .zip(pool_totals)
+                    .filter_map(|(b, &t)| b.map(|b| b.min(t)))
+                    .max()
+                    .unwrap_or(0);
+                run_sizes[i] - most
+            })
+            .sum();
+        if lower > wilds {
+            return false;
+        }
         let split = rules.readings.same_suit_runs_in_contract
             == reading::SameSuitRunsInContract::Forbidden
             && same_suit;
         let p = pools.len();
-        let mut cheapest = usize::MAX;
-        'runs: for code in 0..p.pow(u32::try_from(r).unwrap_or(u32::MAX)) {
+        let mut cheapest = if r == 1 { lower } else { usize::MAX };
+        let codes = if r == 1 {
+            0
+        } else {
+            p.pow(u32::try_from(r).unwrap_or(u32::MAX))
+        };
+        'runs: for code in 0..codes {
             let mut size = [0usize; 4];
             let mut avail = [0usize; 4];
             let mut used = [0usize; 4];
