@@ -383,20 +383,6 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     // runs before most laydown searches, most of which it ends.
     let counts = hand.by_index();
     let wilds = wilds_in(rules, hand);
-    let two = usize::from(Rank::Two.number()) - 1;
-    let two_in_sets = rules.natural_two_in_sets();
-    // Usable natural cards per rank and suit, for sets (only read where the contract has sets).
-    let m = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
-    let mut nat = [[0usize; 4]; 13];
-    if m > 0 {
-        for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
-            for (r, &k) in suit.iter().enumerate() {
-                if r != two || !rules.twos_wild || two_in_sets {
-                    nat[r][si] += usize::from(k);
-                }
-            }
-        }
-    }
     // Runs: per suit (one pool under any-suits), the places a hand card can fill naturally and
     // how many such cards there are. Runs sharing a pool share its cards: together they hold at
     // most the pool's cards, and each at most its best window's places.
@@ -521,12 +507,21 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
         return false;
     }
     // Sets: every assignment of the set components to the candidate ranks.
+    let m = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
     if m == 0 {
         return true;
     }
     if m > 4 {
         // Too many to enumerate cheaply; the full search decides.
         return true;
+    }
+    // Natural cards per rank and suit. The twos are counted too: where they cannot be natural in
+    // a set, no set takes their rank below.
+    let mut nat = [[0usize; 4]; 13];
+    for (si, suit) in counts[..52].chunks_exact(13).enumerate() {
+        for (r, &k) in suit.iter().enumerate() {
+            nat[r][si] += usize::from(k);
+        }
     }
     // The naturals of rank `r` that `j` sets of it can hold between them.
     let usable = |r: usize, j: usize| -> usize {
