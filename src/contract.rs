@@ -1437,6 +1437,51 @@ mod tests {
         }
     }
 
+    /// The run templates list each window of each suit once per run size, however many runs of
+    /// that size the contract has, and nothing for its sets; the lists of a search before are
+    /// emptied first.
+    #[test]
+    fn run_templates_list_each_window_once() {
+        let rules = load("push", &[]).unwrap().rules;
+        let naturals = run_naturals(&rules, &hand("4S 5S 6S 9H"));
+        let (mut out, mut without) = (vec![vec![(Template::Set { rank: Rank::Ace }, 9)]], vec![]);
+        run_templates(
+            &rules,
+            &naturals.places,
+            &[set(3), run(4), run(4)],
+            &mut out,
+            &mut without,
+        );
+        assert!(out[..4].iter().all(Vec::is_empty), "{:?}", &out[..4]);
+        let fours = &out[4];
+        // Every window of four places in each suit: those the hand fills some place of, then one
+        // it fills none of per suit (all-wild runs are allowed in Push).
+        let filled = |suit: Suit| {
+            rules
+                .windows(4)
+                .iter()
+                .filter(|&&w| w & naturals.places[suit as usize] != 0)
+                .count()
+        };
+        let expected = filled(Suit::Spades) + filled(Suit::Hearts) + 4;
+        assert_eq!(fours.len(), expected, "{fours:?}");
+        for (i, t) in fours.iter().enumerate() {
+            assert!(!fours[..i].contains(t), "{t:?} twice");
+        }
+        // Most naturals first: 3-6 of spades (the line starts A 2 3) is the first of the two
+        // windows holding all three.
+        assert_eq!(
+            fours[0],
+            (
+                Template::Run {
+                    suit: Some(Suit::Spades),
+                    start: 2
+                },
+                3
+            )
+        );
+    }
+
     /// Compares the quick check with the search, hand by hand, and counts how often the hand met
     /// the contract, so that a test can show that both answers occurred.
     #[derive(Default)]
