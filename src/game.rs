@@ -587,7 +587,25 @@ impl Game {
             | Action::LayOff { .. }
             | Action::Discard(_)
             | Action::EndTurn => self.act(seat, action, events),
-            // Melds, lay-offs and rescues change the hand before all checks are done: work on a copy.
+            // A meld changes the seat's hand, the contract progress, the table's length and two
+            // flags of the deal before its last checks, and nothing else unless it is taken: a
+            // refused one has those put back.
+            Action::Meld(_) => {
+                let si = usize::from(seat);
+                let hand = self.deal.hands[si].clone();
+                let progress = Arc::clone(&self.deal.progress);
+                let melds = self.deal.table.len();
+                let flags = (self.deal.contract_turn, self.deal.table_progress);
+                let done = self.act(seat, action, events);
+                if done.is_err() {
+                    self.deal.hands[si] = hand;
+                    self.deal.progress = progress;
+                    self.deal.table.truncate(melds);
+                    (self.deal.contract_turn, self.deal.table_progress) = flags;
+                }
+                done
+            }
+            // Rescues change the hand and the table before all checks are done: work on a copy.
             _ => {
                 let mut next = self.clone();
                 let done = next.act(seat, action, events);
