@@ -453,37 +453,18 @@ impl Counts {
         })
     }
 
-    /// The card kinds held more often here than in `other`, as a bit mask by [`Card::index`].
-    /// Eight kinds at a time, as bytes of a word: hands are read this way at every decision of
-    /// the built-in players.
+    /// The card kinds held more often here than in `other`, as a bit mask by [`Card::index`]:
+    /// the kinds present here and not there, and of those present in both, the ones with the
+    /// larger count here. Hands are read this way at every decision of the built-in players.
     pub fn more_than(&self, other: &Counts) -> u64 {
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const FULL: usize = KINDS / 8;
-        let word = |c: &Counts, k: usize| {
-            let mut b = [0u8; 8];
-            if k < FULL {
-                b.copy_from_slice(&c.kinds[8 * k..8 * k + 8]);
-            } else {
-                b[..KINDS - 8 * FULL].copy_from_slice(&c.kinds[8 * FULL..]);
+        let mut mask = self.present & !other.present;
+        let mut both = self.present & other.present;
+        while both != 0 {
+            let i = both.trailing_zeros() as usize;
+            both &= both - 1;
+            if self.kinds[i] > other.kinds[i] {
+                mask |= 1 << i;
             }
-            u64::from_le_bytes(b)
-        };
-        let mut mask = 0u64;
-        for k in 0..KINDS.div_ceil(8) {
-            let (a, b) = (word(self, k), word(other, k));
-            let bits = if (a | b) & HIGH == 0 {
-                // Bytes under 128: (a + 128) - (b + 1) keeps its high bit exactly where a > b,
-                // and no byte borrows from the next.
-                let gt = ((a | HIGH) - (b + ONES)) & HIGH;
-                // Gather the eight high bits into one byte.
-                (gt >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
-            } else {
-                (0..8).fold(0, |m, i| {
-                    m | u64::from((a >> (8 * i)) as u8 > (b >> (8 * i)) as u8) << i
-                })
-            };
-            mask |= bits << (8 * k);
         }
         mask
     }
@@ -499,9 +480,8 @@ impl fmt::Debug for Counts {
 mod tests {
     use super::*;
 
-    /// `more_than` (eight kinds at a time) against one kind at a time, on counts of every size
-    /// (the fast words hold counts under 128, the others take the slow path), and `iter` visits
-    /// exactly the kinds present, in order.
+    /// `more_than` (from the kinds present) against one kind at a time, on counts of every size,
+    /// and `iter` visits exactly the kinds present, in order.
     #[test]
     fn more_than_compares_every_kind() {
         let mut rng = crate::rng::Rng::new(7);
