@@ -899,13 +899,24 @@ impl Game {
 
     fn take_cards(&mut self, seat: u8, cards: &[Card]) -> Result<(), Illegal> {
         self.check_holds(seat, cards)?;
-        let removed = self.deal.hands[usize::from(seat)].remove_all(&Counts::from_cards(cards));
+        let hand = &mut self.deal.hands[usize::from(seat)];
+        // One card (every lay-off of the built-in players) without counting the cards first.
+        let removed = if let [card] = cards {
+            hand.remove(*card)
+        } else {
+            hand.remove_all(&Counts::from_cards(cards))
+        };
         debug_assert!(removed, "checked just before");
         Ok(())
     }
 
     /// `seat` holds `cards` (with repeats).
     fn check_holds(&self, seat: u8, cards: &[Card]) -> Result<(), Illegal> {
+        if let [card] = cards
+            && self.deal.hands[usize::from(seat)].count(*card) > 0
+        {
+            return Ok(());
+        }
         let need = Counts::from_cards(cards);
         if !self.deal.hands[usize::from(seat)].contains(&need) {
             let hand = &self.deal.hands[usize::from(seat)];
