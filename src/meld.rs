@@ -938,6 +938,9 @@ fn joined(old: &Interpretation, j: Join) -> Interpretation {
 /// Calls `f` with every way `card` joins `old` as one more role that keeps the meld legal,
 /// until `f` returns `false`; returns `Some(false)` if stopped so, `Some(true)` after the last.
 /// `None` where the one-card shortcut does not apply (a full circle under `runs.wrap-around`).
+///
+/// `old` is an interpretation under `rules`, so where all-wild melds are forbidden it already
+/// holds a natural card, and so does every meld it grows into: no new role needs that check.
 fn one_card_joins(
     rules: &Rules,
     old: &Interpretation,
@@ -1079,15 +1082,11 @@ fn extend_set(
             used[t.suit().expect("suited") as usize] = true;
         }
     }
-    let anchored = all_wild_ok(rules) || old.roles.iter().any(|r| r.natural);
     let mut push = |role: Role| {
         if forbid
             && let Target::Card(t) = role.stands_for
             && used[t.suit().expect("suited") as usize]
         {
-            return true;
-        }
-        if !anchored && !role.natural {
             return true;
         }
         f(Join::Set(role))
@@ -1152,7 +1151,6 @@ fn extend_run(
             .all(|(k, r)| r.stands_for.rank() == Some(rules.line[(s + k) % len].rank))
     };
     let nat2 = rules.natural_two_in_runs();
-    let anchored = all_wild_ok(rules) || old.roles.iter().any(|r| r.natural);
     // Only a place of the first role's rank can start it.
     let first = old.roles.first().and_then(|r| r.stands_for.rank());
     let mut from = first.map_or(0, |r| rules.rank_places[usize::from(r.number()) - 1]);
@@ -1208,9 +1206,6 @@ fn extend_run(
                     natural,
                 }
             };
-            if !anchored && !role.natural {
-                continue;
-            }
             if !f(if below {
                 Join::Below(role)
             } else {
@@ -1453,6 +1448,8 @@ mod tests {
         rules.refresh();
         let run = first(&rules, &spades(5), MeldKind::Run);
         assert!(extend_by_one(&rules, &run, four).is_some());
+        let eight = parse_cards("8S").unwrap()[0];
+        assert_eq!(extend_by_one(&rules, &run, eight).map(|v| v.len()), Some(1));
         let long = first(&rules, &spades(12), MeldKind::Run);
         assert!(extend_by_one(&rules, &long, two).is_none());
     }
