@@ -490,12 +490,6 @@ fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) ->
     } else {
         vec![None]
     };
-    let starts = if rules.wrap_around {
-        // A full circle has no ends: one start is enough.
-        if n == len { 1 } else { len }
-    } else {
-        len + 1 - n
-    };
     let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
     // A window holds the naturals only if it has a place of each natural's rank: the others
     // give no interpretation (`run_window` places each natural at a place of its rank).
@@ -504,8 +498,7 @@ fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) ->
         .iter()
         .filter_map(|(c, _)| c.rank())
         .fold(0, |m, r| m | 1 << (r.number() - 1));
-    let holds_naturals = |start: usize| {
-        let w = rules.windows(n)[start];
+    let holds_naturals = |w: u32| {
         let mut ranks = natural_ranks;
         while ranks != 0 {
             let r = ranks.trailing_zeros() as usize;
@@ -518,7 +511,9 @@ fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) ->
     };
     let mut places: Vec<u8> = Vec::with_capacity(n);
     for suit in suits {
-        for start in (0..starts).filter(|&s| holds_naturals(s)) {
+        // Every start of the line's windows (one where a run takes the whole circle).
+        let starts = rules.windows(n).iter().enumerate();
+        for (start, _) in starts.filter(|&(_, &w)| holds_naturals(w)) {
             places.clear();
             places.extend((0..n).map(|i| ((start + i) % len) as u8));
             if !rules.wrap_around && !both_ends && n == len && rules.line[0].rank == Rank::Ace {
@@ -1143,7 +1138,7 @@ fn extend_run(
     let n = old.roles.len();
     let len = rules.line.len();
     // Where the old run lies on the line: the start whose ranks match its roles in order.
-    let starts = if rules.wrap_around { len } else { len + 1 - n };
+    let starts = rules.windows(n).len();
     let fits = |s: usize| {
         old.roles
             .iter()

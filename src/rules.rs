@@ -123,9 +123,9 @@ pub struct Rules {
     /// The places of each rank on `line`, as bit masks by place (index: rank number - 1): an
     /// ace may have two, a rank off the line none. Derived from `line` (`refresh`).
     pub rank_places: [u32; 13],
-    /// The places a run of `n` cards covers, one mask per start as [`Rules::run_starts`] counts
-    /// them (index: `n`, up to the line's length). Derived from `line` and `wrap_around`
-    /// (`refresh`); read through [`Rules::windows`].
+    /// The places a run of `n` cards covers, one mask per start (index: `n`, up to the line's
+    /// length). Derived from `line` and `wrap_around` (`refresh`); read through
+    /// [`Rules::windows`].
     pub run_windows: Vec<Vec<u32>>,
 }
 
@@ -175,20 +175,10 @@ impl Rules {
         usize::from(d) * 52 + usize::from(j)
     }
 
-    /// How many windows of `n` places (at most [`Rules::max_run`]) the rank line has, starting
-    /// at place 0, 1, …: every place on a circular line (one window when it takes the whole
-    /// circle), else every place from which `n` places fit.
-    pub fn run_starts(&self, n: usize) -> usize {
-        let len = self.line.len();
-        match (self.wrap_around, n == len) {
-            (true, true) => 1,
-            (true, false) => len,
-            (false, _) => len + 1 - n,
-        }
-    }
-
     /// The masks of the places a run of `n` cards can cover, one per start
-    /// ([`Rules::run_windows`]); none for a run longer than the line.
+    /// ([`Rules::run_windows`]), starting at place 0, 1, …: every place on a circular line (one
+    /// window when the run takes the whole circle), else every place from which `n` places fit;
+    /// none for a run longer than the line.
     pub fn windows(&self, n: usize) -> &[u32] {
         self.run_windows.get(n).map_or(&[], Vec::as_slice)
     }
@@ -1088,9 +1078,9 @@ mod tests {
         assert_eq!(places_of(&six, Rank::Two), Vec::<usize>::new());
     }
 
-    /// A run's windows are its places for each start, as many starts as `run_starts` counts,
-    /// around the corner where runs wrap; they follow the line when a reading or the wrap
-    /// changes.
+    /// A run's windows are its places for each start: every place from which it fits, or every
+    /// place around the corner where runs wrap (one for the whole circle); they follow the line
+    /// when a reading or the wrap changes.
     #[test]
     fn run_windows_follow_the_line_and_the_wrap() {
         let mut push = load("push", &[]).unwrap().rules;
@@ -1116,7 +1106,8 @@ mod tests {
             "the full circle once"
         );
         for n in 1..=len {
-            assert_eq!(push.windows(n).len(), push.run_starts(n));
+            let starts = if n == len { 1 } else { len };
+            assert_eq!(push.windows(n).len(), starts, "{n} cards around the circle");
             for &w in push.windows(n) {
                 assert_eq!(w.count_ones() as usize, n);
             }
