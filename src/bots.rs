@@ -317,7 +317,7 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
     }
     // The contract, or a run and then a set: each searched for only if the one before was not
     // laid down.
-    for k in 0..2 {
+    for k in 0..crate::legal::MELD_CANDIDATES {
         let game = t.game();
         let found =
             game.meld_candidate(k, &mut |comps, hand| memo.laydown(game, seat, comps, hand));

@@ -329,8 +329,9 @@ impl Counts {
         c
     }
 
-    /// Counts by [`Card::index`].
-    pub fn from_kinds(kinds: [u8; KINDS]) -> Counts {
+    /// Counts by [`Card::index`], for tests that set counts directly.
+    #[cfg(test)]
+    fn from_kinds(kinds: [u8; KINDS]) -> Counts {
         let present = (0..KINDS).fold(0u64, |m, i| m | u64::from(kinds[i] > 0) << i);
         let total = kinds.iter().map(|&n| u32::from(n)).sum();
         Counts {

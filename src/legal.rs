@@ -356,14 +356,14 @@ impl Game {
         &self,
         search: &mut dyn FnMut(&[Component], &Counts) -> Option<contract::Laydown>,
     ) -> Vec<Action> {
-        (0..2)
+        (0..MELD_CANDIDATES)
             .filter_map(|k| self.meld_candidate(k, search))
             .collect()
     }
 
     /// The `k`-th candidate of [`Game::meld_candidates_from`] (0: the contract, or after it a
-    /// run; 1: after the contract, a set), searched for only when asked: a player that melds the
-    /// first need not search for the second.
+    /// run; 1: after the contract, a set; `k < MELD_CANDIDATES`), searched for only when asked: a
+    /// player that melds the first need not search for the second.
     pub fn meld_candidate(
         &self,
         k: usize,
@@ -431,6 +431,9 @@ impl Game {
         }
     }
 }
+
+/// How many candidates [`Game::meld_candidate`] numbers: the contract, or a run and a set.
+pub const MELD_CANDIDATES: usize = 2;
 
 /// How many candidate meld combinations [`Game::legal_melds`] tries at most (and sub-multisets of
 /// one pool of cards it looks at, for a new meld or for a lay-off of several cards onto one meld):
