@@ -393,6 +393,18 @@ impl Game {
         let l = search(comps, hand)?;
         let mut specs = Vec::new();
         for (c, cards) in &l.melds {
+            // Without a card that could be wild, or where wilds are never declared, there is
+            // nothing to declare: the spec needs no interpretation.
+            let declares = self.rules.readings.wild_declaration != rd::WildDeclaration::Never
+                && cards.iter().any(|&card| self.rules.is_wild(card));
+            if !declares {
+                specs.push(MeldSpec {
+                    cards: cards.clone(),
+                    kind: Some(c.kind),
+                    declared: Vec::new(),
+                });
+                continue;
+            }
             let v = meld::interpret(
                 &self.rules,
                 &Query {
