@@ -1145,13 +1145,6 @@ impl Game {
         }
         self.check_holds(seat, cards)?;
         let old = &self.deal.table[target];
-        let joined = join
-            .and_then(|j| self.deal.table.get(j))
-            .map_or(0, |o| o.cards.len());
-        let mut combined = Vec::with_capacity(old.cards.len() + cards.len() + joined);
-        combined.extend_from_slice(&old.cards);
-        combined.extend_from_slice(cards);
-        let mut bases: Vec<&[Interpretation]> = vec![&old.interps];
         let other = match join {
             None => None,
             Some(j) => {
@@ -1170,38 +1163,46 @@ impl Game {
                 Some(&self.deal.table[j])
             }
         };
-        if let Some(o) = other {
-            combined.extend_from_slice(&o.cards);
-            bases.push(&o.interps);
-        }
+        // The meld's cards afterwards, in the order searched: the old meld's, the new ones, the
+        // joined meld's.
+        let combined = || {
+            let joined = other.map_or(0, |o| o.cards.len());
+            let mut v = Vec::with_capacity(old.cards.len() + cards.len() + joined);
+            v.extend_from_slice(&old.cards);
+            v.extend_from_slice(cards);
+            if let Some(o) = other {
+                v.extend_from_slice(&o.cards);
+            }
+            v
+        };
         // One card onto one meld: extend each remaining interpretation directly (the common
         // case); otherwise search the combined cards and keep what extends every old meld.
         let quick: Option<Vec<Interpretation>> = match (cards, other) {
-            ([card], None) => old.interps.iter().try_fold(Vec::new(), |mut acc, o| {
-                acc.extend(meld::extend_by_one(&self.rules, o, *card)?);
-                Some(acc)
-            }),
+            ([card], None) => meld::extend_each_by_one(&self.rules, &old.interps, *card),
             _ => None,
         };
         let keep: Vec<Interpretation> = match quick {
             Some(mut v) => {
-                v.sort();
-                v.dedup();
                 v.retain(|n| meld::declarations_hold(n, declared));
                 v
             }
-            None => meld::interpret(
-                &self.rules,
-                &Query {
-                    cards: combined.clone(),
-                    kind: old.interps.first().map(|i| i.kind),
-                    declared: declared.to_vec(),
-                },
-            )
-            .interpretations
-            .into_iter()
-            .filter(|n| bases.iter().all(|b| b.iter().any(|o| meld::extends(o, n))))
-            .collect(),
+            None => {
+                let bases: Vec<&[Interpretation]> = std::iter::once(&old.interps[..])
+                    .chain(other.map(|o| &o.interps[..]))
+                    .collect();
+                meld::interpret(
+                    &self.rules,
+                    &Query {
+                        cards: combined(),
+                        kind: old.interps.first().map(|i| i.kind),
+                        declared: declared.to_vec(),
+                    },
+                )
+                .interpretations
+                .into_iter()
+                .filter(|n| bases.iter().all(|b| b.iter().any(|o| meld::extends(o, n))))
+                .collect()
+            }
         };
         if keep.is_empty() {
             return Err(illegal(
@@ -1221,10 +1222,11 @@ impl Game {
         if self.deal.hands[usize::from(seat)].len() == cards.len() {
             self.may_go_out_on_the_table()?;
         }
-        combined.sort();
+        let mut cards = combined();
+        cards.sort();
         Ok(TableMeld {
             owner: old.owner,
-            cards: combined,
+            cards,
             interps: keep,
         })
     }

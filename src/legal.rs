@@ -115,10 +115,7 @@ impl Game {
             }
         }
         let quick: Option<Vec<Interpretation>> = match join {
-            None => tm.interps.iter().try_fold(Vec::new(), |mut acc, o| {
-                acc.extend(meld::extend_by_one(&self.rules, o, card)?);
-                Some(acc)
-            }),
+            None => meld::extend_each_by_one(&self.rules, &tm.interps, card),
             Some(_) => None,
         };
         // The plain lay-off of a wild is refused where every wild must be declared, or (one card

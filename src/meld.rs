@@ -868,11 +868,23 @@ pub fn extend_by_one(
     old: &Interpretation,
     card: Card,
 ) -> Option<Vec<Interpretation>> {
-    let mut out = Vec::with_capacity(2);
-    one_card_joins(rules, old, card, &mut |j| {
-        out.push(joined(old, j));
-        true
-    })?;
+    extend_each_by_one(rules, std::slice::from_ref(old), card)
+}
+
+/// [`extend_by_one`] of each of `olds` (the readings of one table meld), together, sorted and
+/// without repeats. `None` where `extend_by_one` of any of them is `None`.
+pub fn extend_each_by_one(
+    rules: &Rules,
+    olds: &[Interpretation],
+    card: Card,
+) -> Option<Vec<Interpretation>> {
+    let mut out = Vec::with_capacity(2 * olds.len());
+    for old in olds {
+        one_card_joins(rules, old, card, &mut |j| {
+            out.push(joined(old, j));
+            true
+        })?;
+    }
     out.sort();
     out.dedup();
     Some(out)
