@@ -587,30 +587,33 @@ impl Game {
             | Action::LayOff { .. }
             | Action::Discard(_)
             | Action::EndTurn => self.act(seat, action, events),
-            // A meld changes the seat's hand, the contract progress, the table's length and two
-            // flags of the deal before its last checks, and nothing else unless it is taken: a
-            // refused one has those put back.
-            Action::Meld(_) => {
+            // A meld or a rescue changes only the seat's hand, the contract progress, the table
+            // and two flags of the deal before its last check (a hand ends only once every check
+            // has passed): a refused one has those put back. A meld only adds to the table.
+            Action::Meld(_) | Action::Rescue { .. } => {
+                #[cfg(debug_assertions)]
+                let was = (self.deal.clone(), self.round, self.totals.clone());
                 let si = usize::from(seat);
                 let hand = self.deal.hands[si].clone();
                 let progress = Arc::clone(&self.deal.progress);
                 let melds = self.deal.table.len();
+                let table =
+                    matches!(action, Action::Rescue { .. }).then(|| self.deal.table.clone());
                 let flags = (self.deal.contract_turn, self.deal.table_progress);
                 let done = self.act(seat, action, events);
                 if done.is_err() {
                     self.deal.hands[si] = hand;
                     self.deal.progress = progress;
-                    self.deal.table.truncate(melds);
+                    match table {
+                        Some(t) => self.deal.table = t,
+                        None => self.deal.table.truncate(melds),
+                    }
                     (self.deal.contract_turn, self.deal.table_progress) = flags;
-                }
-                done
-            }
-            // Rescues change the hand and the table before all checks are done: work on a copy.
-            _ => {
-                let mut next = self.clone();
-                let done = next.act(seat, action, events);
-                if done.is_ok() {
-                    *self = next;
+                    #[cfg(debug_assertions)]
+                    assert!(
+                        was == (self.deal.clone(), self.round, self.totals.clone()),
+                        "a refused {action} left the game changed"
+                    );
                 }
                 done
             }
