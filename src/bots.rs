@@ -347,17 +347,15 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         &game.rules.rounds[game.round].contract
     };
     let useful = Useful::new(&game.rules, hand, wanted);
-    let options = game.discard_options(seat);
-    options
-        .into_iter()
-        .min_by_key(|&c| {
-            (
-                game.rules.is_wild(c),
-                useful.card(&game.rules, c),
-                std::cmp::Reverse(game.rules.points(c)),
-                c,
-            )
-        })
+    // Least first: not wild, not useful, the most points, the first in canonical order.
+    let key = |c: Card| {
+        u64::from(game.rules.is_wild(c)) << 41
+            | u64::from(useful.card(&game.rules, c)) << 40
+            | u64::from(u32::MAX - game.rules.points(c)) << 8
+            | c.index() as u64
+    };
+    crate::card::cards_in(game.discard_mask(seat))
+        .min_by_key(|&c| key(c))
         .map_or(Action::EndTurn, Action::Discard)
 }
 
@@ -417,22 +415,10 @@ impl Useful {
         let Some(n) = self.run else {
             return false;
         };
-        // The places within a run's reach of the card's own (around the circle where runs
-        // wrap); the other cards at the card's own places are of its rank and share no run.
-        // Shifting the card's places by each distance at once: `d` up and `d` down, rotated
-        // within the line's places where runs wrap, cut at its ends where they do not.
-        let len = rules.line.len();
-        let line = (1u32 << len) - 1;
+        // The other places a run of `n` holding the card may cover (the cards at the card's own
+        // places are of its rank and share no run with it).
         let own = rules.rank_places[r];
-        let mut near = 0u32;
-        for d in 1..n.min(len) {
-            near |= if rules.wrap_around {
-                own << d | own >> (len - d) | own << (len - d) | own >> d
-            } else {
-                own << d | own >> d
-            };
-        }
-        self.pools[suit as usize] & !own & near & line != 0
+        self.pools[suit as usize] & !own & rules.reach(n, rank) != 0
     }
 }
 

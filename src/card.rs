@@ -303,6 +303,18 @@ pub struct Counts {
     total: u32,
 }
 
+/// The cards of a mask by [`Card::index`] (as [`Counts::present`] gives), in canonical order.
+pub fn cards_in(mut mask: u64) -> impl Iterator<Item = Card> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(Card(i as u8))
+    })
+}
+
 impl Default for Counts {
     fn default() -> Self {
         Counts {

@@ -694,7 +694,7 @@ impl Game {
             } => self.rescue(seat, *meld, *natural, *wild, then.as_deref(), events),
             Action::Discard(card) => self.discard(seat, *card, events),
             Action::EndTurn => {
-                if !self.discardable(seat).is_empty() {
+                if self.discardable(seat) != 0 {
                     return Err(illegal(
                         Reason::MustDiscard,
                         "a card can be discarded: the turn ends with a discard",
@@ -702,7 +702,7 @@ impl Game {
                 }
                 if self.rules.readings.no_legal_discard
                     == rd::NoLegalDiscard::RelaxTakenCardThenTwos
-                    && !self.relaxed_discardable(seat).is_empty()
+                    && self.relaxed_discardable(seat) != 0
                 {
                     return Err(illegal(
                         Reason::MustDiscard,
@@ -1418,8 +1418,13 @@ impl Game {
 
     /// The cards `seat` may discard now, after the `no-legal-discard` relaxation if it applies.
     pub fn discard_options(&self, seat: u8) -> Vec<Card> {
+        crate::card::cards_in(self.discard_mask(seat)).collect()
+    }
+
+    /// [`Game::discard_options`] as a mask by [`Card::index`].
+    pub fn discard_mask(&self, seat: u8) -> u64 {
         let allowed = self.discardable(seat);
-        if allowed.is_empty()
+        if allowed == 0
             && self.rules.readings.no_legal_discard == rd::NoLegalDiscard::RelaxTakenCardThenTwos
         {
             return self.relaxed_discardable(seat);
@@ -1427,25 +1432,24 @@ impl Game {
         allowed
     }
 
-    /// Cards `seat` may discard under the restrictions, before any relaxation.
-    pub fn discardable(&self, seat: u8) -> Vec<Card> {
+    /// Cards `seat` may discard under the restrictions, before any relaxation (a mask).
+    fn discardable(&self, seat: u8) -> u64 {
         self.discardable_with(seat, false, false)
     }
 
-    fn relaxed_discardable(&self, seat: u8) -> Vec<Card> {
+    fn relaxed_discardable(&self, seat: u8) -> u64 {
         let taken = self.discardable_with(seat, true, false);
-        if !taken.is_empty() {
+        if taken != 0 {
             return taken;
         }
         self.discardable_with(seat, true, true)
     }
 
-    fn discardable_with(&self, seat: u8, allow_taken: bool, allow_twos: bool) -> Vec<Card> {
+    fn discardable_with(&self, seat: u8, allow_taken: bool, allow_twos: bool) -> u64 {
         let hand = &self.deal.hands[usize::from(seat)];
         hand.iter()
             .filter(|&(c, k)| self.discard_allowed(c, k, allow_taken, allow_twos))
-            .map(|(c, _)| c)
-            .collect()
+            .fold(0, |m, (c, _)| m | 1 << c.index())
     }
 
     /// Whether a card held `k` times may be discarded under the restrictions (relaxed as asked).
@@ -1469,7 +1473,8 @@ impl Game {
     /// them all when the card is allowed outright.
     fn may_discard(&self, seat: u8, card: Card) -> bool {
         let k = self.deal.hands[usize::from(seat)].count(card);
-        self.discard_allowed(card, k, false, false) || self.discard_options(seat).contains(&card)
+        self.discard_allowed(card, k, false, false)
+            || self.discard_mask(seat) & 1 << card.index() != 0
     }
 
     fn discard(&mut self, seat: u8, card: Card, events: &mut Vec<Event>) -> Result<(), Illegal> {

@@ -127,6 +127,10 @@ pub struct Rules {
     /// length). Derived from `line` and `wrap_around` (`refresh`); read through
     /// [`Rules::windows`].
     pub run_windows: Vec<Vec<u32>>,
+    /// The places a run of `n` cards may cover together with a card of each rank: the union of
+    /// the windows of `n` that hold one of the rank's places (index: `n`, then rank number - 1).
+    /// Derived from `run_windows` and `rank_places` (`refresh`); read through [`Rules::reach`].
+    pub run_reach: Vec<[u32; 13]>,
 }
 
 impl Rules {
@@ -183,6 +187,14 @@ impl Rules {
         self.run_windows.get(n).map_or(&[], Vec::as_slice)
     }
 
+    /// The places that can share a run of `n` cards with a card of `rank` ([`Rules::run_reach`]):
+    /// none where no such run fits on the line.
+    pub fn reach(&self, n: usize, rank: Rank) -> u32 {
+        self.run_reach
+            .get(n)
+            .map_or(0, |r| r[usize::from(rank.number()) - 1])
+    }
+
     /// The longest run the rank line allows.
     pub fn max_run(&self) -> usize {
         if self.wrap_around {
@@ -235,6 +247,21 @@ fn windows_on(len: usize, wrap: bool) -> Vec<Vec<u32>> {
                 (false, _) => len + 1 - n,
             };
             (0..starts).map(|start| window(start, n, len)).collect()
+        })
+        .collect()
+}
+
+/// For each run size and rank, the union of the windows that hold a place of the rank
+/// ([`Rules::run_reach`]).
+fn reach_on(windows: &[Vec<u32>], places: &[u32; 13]) -> Vec<[u32; 13]> {
+    windows
+        .iter()
+        .map(|ws| {
+            places.map(|own| {
+                ws.iter()
+                    .filter(|&&w| w & own != 0)
+                    .fold(0, |reach, &w| reach | w)
+            })
         })
         .collect()
 }
@@ -796,6 +823,8 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
     let wrap_around = flag(raw, "runs.wrap-around");
     let ace_low = readings.ace_position == reading::AcePosition::HighOrLow;
     let line = build_line(two_in_sequence, wrap_around, ace_low);
+    let rank_places = places_on(&line);
+    let run_windows = windows_on(line.len(), wrap_around);
     let rules = Rules {
         game: text("game"),
         name: text("name"),
@@ -830,8 +859,9 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
         stall_limit: int(raw, "stock.stall-limit") as u32,
         points,
         readings,
-        rank_places: places_on(&line),
-        run_windows: windows_on(line.len(), wrap_around),
+        run_reach: reach_on(&run_windows, &rank_places),
+        rank_places,
+        run_windows,
         line,
     };
 
@@ -983,6 +1013,7 @@ impl Rules {
         self.line = build_line(self.two_in_sequence, self.wrap_around, ace_low);
         self.rank_places = places_on(&self.line);
         self.run_windows = windows_on(self.line.len(), self.wrap_around);
+        self.run_reach = reach_on(&self.run_windows, &self.rank_places);
         self.points[1] = match self.readings.ace_penalty_value {
             reading::AcePenaltyValue::V15 => 15,
         };
@@ -1076,6 +1107,40 @@ mod tests {
         }
         let six = load("six-to-ten", &[]).unwrap().rules;
         assert_eq!(places_of(&six, Rank::Two), Vec::<usize>::new());
+    }
+
+    /// A run of `n` may hold two places together exactly when they lie fewer than `n` places
+    /// apart (the short way round where runs wrap), and no run longer than the line exists; the
+    /// reach follows the line and the wrap.
+    #[test]
+    fn reach_is_every_place_within_a_run_of_a_ranks_places() {
+        let mut push = load("push", &[]).unwrap().rules;
+        for wrap in [false, true] {
+            push.wrap_around = wrap;
+            push.refresh();
+            let len = push.line.len();
+            for n in 0..=len + 1 {
+                for rank in Rank::ALL {
+                    let own = push.rank_places[usize::from(rank.number()) - 1];
+                    let mut expected = 0u32;
+                    for p in (0..len).filter(|p| own & 1 << p != 0) {
+                        for q in 0..len {
+                            let apart = p.abs_diff(q);
+                            let apart = if wrap { apart.min(len - apart) } else { apart };
+                            if n <= len && apart < n {
+                                expected |= 1 << q;
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        push.reach(n, rank),
+                        expected,
+                        "{rank:?}, run of {n}, wrap {wrap}"
+                    );
+                }
+            }
+        }
+        assert_ne!(push.reach(4, Rank::Seven), 0);
     }
 
     /// A run's windows are its places for each start: every place from which it fits, or every
