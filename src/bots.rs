@@ -290,6 +290,18 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
                 if e.open() & bit == 0 {
                     continue;
                 }
+                // A natural card's one form, built only where it is listed.
+                if let Some(fits) = t.game().natural_lay_off_fits(m, card) {
+                    e.asked |= bit;
+                    if fits {
+                        e.fits |= bit;
+                        let a = Action::plain_lay_off(m, card, None);
+                        if t.try_action(&a) {
+                            return a;
+                        }
+                    }
+                    continue;
+                }
                 let forms = t.game().lay_off_forms(m, card, None);
                 e.asked |= bit;
                 if !forms.is_empty() {

@@ -69,6 +69,18 @@ pub enum Action {
     EndTurn,
 }
 
+impl Action {
+    /// One card laid off onto meld `meld` (joined to `join`), declaring nothing.
+    pub fn plain_lay_off(meld: usize, card: Card, join: Option<usize>) -> Action {
+        Action::LayOff {
+            meld,
+            cards: vec![card],
+            declared: vec![],
+            join,
+        }
+    }
+}
+
 fn cards_text(cards: &[Card]) -> String {
     cards
         .iter()

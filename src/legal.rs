@@ -96,23 +96,14 @@ impl Game {
     pub fn lay_off_forms(&self, m: usize, card: Card, join: Option<usize>) -> Vec<Action> {
         let tm = &self.deal.table[m];
         let kind = tm.interps.first().map(|i| i.kind);
-        // A natural card has one form, the plain lay-off, where any interpretation takes it.
-        if join.is_none() && !self.rules.is_wild(card) {
-            let extends = tm.interps.iter().try_fold(false, |any, o| {
-                Some(any || meld::extends_by_one(&self.rules, o, card)?)
-            });
-            if let Some(extends) = extends {
-                return if extends {
-                    vec![Action::LayOff {
-                        meld: m,
-                        cards: vec![card],
-                        declared: vec![],
-                        join,
-                    }]
-                } else {
-                    Vec::new()
-                };
-            }
+        if join.is_none()
+            && let Some(fits) = self.natural_lay_off_fits(m, card)
+        {
+            return if fits {
+                vec![Action::plain_lay_off(m, card, join)]
+            } else {
+                Vec::new()
+            };
         }
         let quick: Option<Vec<Interpretation>> = match join {
             None => meld::extend_each_by_one(&self.rules, &tm.interps, card),
@@ -156,12 +147,7 @@ impl Game {
         }
         let mut forms = Vec::with_capacity(1 + 2 * usize::from(self.rules.is_wild(card)));
         if !plain_refused {
-            forms.push(Action::LayOff {
-                meld: m,
-                cards: vec![card],
-                declared: vec![],
-                join,
-            });
+            forms.push(Action::plain_lay_off(m, card, join));
         }
         if self.rules.is_wild(card)
             && self.rules.readings.wild_declaration != rd::WildDeclaration::Never
@@ -189,6 +175,19 @@ impl Game {
             }
         }
         forms
+    }
+
+    /// Whether [`Game::lay_off_forms`] of a natural `card` onto meld `m` (not joined) lists its
+    /// one form, the plain lay-off: where some interpretation of the meld takes the card. `None`
+    /// for a wild card, or where the one-card shortcut does not apply (a full circle under
+    /// wrap-around); `lay_off_forms` then lists the forms the long way.
+    pub fn natural_lay_off_fits(&self, m: usize, card: Card) -> Option<bool> {
+        if self.rules.is_wild(card) {
+            return None;
+        }
+        self.deal.table[m].interps.iter().try_fold(false, |any, o| {
+            Some(any || meld::extends_by_one(&self.rules, o, card)?)
+        })
     }
 
     /// The rescues `seat` could try; `follow_ups` adds the forms with a lay-off of the rescued wild
