@@ -819,7 +819,13 @@ impl Game {
         };
         // With an empty discard pile (after a turn ended without a discard) only stock cards go.
         let top = self.deal.discard.pop();
-        let mut pushed = Vec::with_capacity(need);
+        // The last push's space, reused.
+        let mut pushed = self
+            .deal
+            .last_push
+            .take()
+            .map_or_else(|| Vec::with_capacity(need), |(.., v, _)| v);
+        pushed.clear();
         for _ in 0..need {
             pushed.push(self.deal.stock.pop().expect("checked above"));
         }
