@@ -523,13 +523,18 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
             nat[r][si] += usize::from(k);
         }
     }
-    // The naturals of rank `r` that `j` sets of it can hold between them.
-    let usable = |r: usize, j: usize| -> usize {
-        nat[r]
-            .iter()
-            .map(|&c| if forbid_dup { c.min(j) } else { c })
-            .sum()
-    };
+    // The naturals of rank `r` that `j` sets of it can hold between them (`j <= m`), counted
+    // once here: the choices below ask again and again.
+    let mut usable_by = [[0usize; 13]; 5];
+    for (j, row) in usable_by.iter_mut().enumerate().take(m + 1).skip(1) {
+        for (slot, counts) in row.iter_mut().zip(&nat) {
+            *slot = counts
+                .iter()
+                .map(|&c| if forbid_dup { c.min(j) } else { c })
+                .sum();
+        }
+    }
+    let usable = |r: usize, j: usize| -> usize { usable_by[j][r] };
     let distinct = rules.readings.same_rank_sets == reading::SameRankSets::Forbidden;
     let mut candidates = [0usize; 16];
     let mut k = 0;
