@@ -302,12 +302,16 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
                     }
                     continue;
                 }
-                let forms = t.game().lay_off_forms(m, card, None);
+                // A wild's forms: the first, and the others only if `apply` refuses it.
                 e.asked |= bit;
-                if !forms.is_empty() {
-                    e.fits |= bit;
+                let Some(first) = t.game().first_lay_off_form(m, card, None) else {
+                    continue;
+                };
+                e.fits |= bit;
+                if t.try_action(&first) {
+                    return first;
                 }
-                for a in forms {
+                for a in t.game().lay_off_forms(m, card, None).into_iter().skip(1) {
                     if t.try_action(&a) {
                         return a;
                     }

@@ -94,16 +94,41 @@ impl Game {
     /// one first, unless it is sure to be refused, then (a wild) one per meaning it may have.
     /// Candidates, not a verdict: listing filters them with `accepts`.
     pub fn lay_off_forms(&self, m: usize, card: Card, join: Option<usize>) -> Vec<Action> {
+        let mut forms = Vec::new();
+        self.each_lay_off_form(m, card, join, &mut |a| {
+            forms.push(a);
+            true
+        });
+        forms
+    }
+
+    /// The first of [`Game::lay_off_forms`], without building the others.
+    pub fn first_lay_off_form(&self, m: usize, card: Card, join: Option<usize>) -> Option<Action> {
+        let mut first = None;
+        self.each_lay_off_form(m, card, join, &mut |a| {
+            first = Some(a);
+            false
+        });
+        first
+    }
+
+    /// Hands [`Game::lay_off_forms`] to `f` one at a time, in order, until `f` returns `false`.
+    fn each_lay_off_form(
+        &self,
+        m: usize,
+        card: Card,
+        join: Option<usize>,
+        f: &mut dyn FnMut(Action) -> bool,
+    ) {
         let tm = &self.deal.table[m];
         let kind = tm.interps.first().map(|i| i.kind);
         if join.is_none()
             && let Some(fits) = self.natural_lay_off_fits(m, card)
         {
-            return if fits {
-                vec![Action::plain_lay_off(m, card, join)]
-            } else {
-                Vec::new()
-            };
+            if fits {
+                f(Action::plain_lay_off(m, card, join));
+            }
+            return;
         }
         let quick: Option<Vec<Interpretation>> = match join {
             None => meld::extend_each_by_one(&self.rules, &tm.interps, card),
@@ -129,7 +154,7 @@ impl Game {
                     cards.extend_from_slice(&self.deal.table[j].cards);
                 }
                 if !meld::is_valid(&self.rules, &cards, kind) {
-                    return Vec::new();
+                    return;
                 }
                 meld::interpret(
                     &self.rules,
@@ -143,17 +168,17 @@ impl Game {
             }
         };
         if readings.is_empty() {
-            return Vec::new();
+            return;
         }
-        let mut forms = Vec::with_capacity(1 + 2 * usize::from(self.rules.is_wild(card)));
-        if !plain_refused {
-            forms.push(Action::plain_lay_off(m, card, join));
+        if !plain_refused && !f(Action::plain_lay_off(m, card, join)) {
+            return;
         }
         if self.rules.is_wild(card)
             && self.rules.readings.wild_declaration != rd::WildDeclaration::Never
         {
             // What the wild stands for, then (a 2 at its own place) that it stands for itself:
-            // where the plain lay-off is ambiguous, each is a lay-off of its own.
+            // where the plain lay-off is ambiguous, each is a lay-off of its own, once.
+            let mut listed: Vec<Target> = Vec::with_capacity(2);
             for natural in [false, true] {
                 for n in &readings {
                     for r in n
@@ -161,20 +186,23 @@ impl Game {
                         .iter()
                         .filter(|r| r.card == card && r.natural == natural)
                     {
+                        if listed.contains(&r.stands_for) {
+                            continue;
+                        }
+                        listed.push(r.stands_for);
                         let a = Action::LayOff {
                             meld: m,
                             cards: vec![card],
                             declared: vec![(card, r.stands_for)],
                             join,
                         };
-                        if !forms.contains(&a) {
-                            forms.push(a);
+                        if !f(a) {
+                            return;
                         }
                     }
                 }
             }
         }
-        forms
     }
 
     /// Whether [`Game::lay_off_forms`] of a natural `card` onto meld `m` (not joined) lists its
