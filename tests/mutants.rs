@@ -863,3 +863,41 @@ fn accepts_a_lay_off_only_after_the_draw() {
         assert_eq!(game.clone().apply(1, &lay_off).is_ok(), legal, "{stage:?}");
     }
 }
+
+/// `discard_options` lists exactly the cards `apply` lets the seat discard, at every turn of a
+/// game, under each reading of the discard restrictions and of what happens when none is left.
+#[test]
+fn discard_options_are_the_discards_apply_takes() {
+    use push_rummy::bots::{Bot, choose};
+    use push_rummy::card::Card;
+    use push_rummy::game::Stage;
+    use push_rummy::rng::Rng;
+    for restrictions in ["none", "no-twos-no-taken-card"] {
+        for none_left in ["relax-taken-card-then-twos", "no-discard"] {
+            let readings = [
+                (DisputeId::DiscardRestrictions, restrictions),
+                (DisputeId::NoLegalDiscard, none_left),
+            ];
+            let rules = Arc::new(rules_of("push", &readings));
+            let mut game = Game::new(rules, 4, 0, 11, vec![]).expect("sets up");
+            let mut rng = Rng::new(5);
+            let mut turns = 0;
+            while !game.is_over() {
+                let seat = game.turn();
+                if game.deal.stage == Stage::Play {
+                    let allowed: Vec<Card> = game.deal.hands[usize::from(seat)]
+                        .iter()
+                        .map(|(c, _)| c)
+                        .filter(|&c| game.accepts(seat, &Action::Discard(c)))
+                        .collect();
+                    assert_eq!(game.discard_options(seat), allowed, "{readings:?}");
+                    turns += 1;
+                }
+                let a = choose(Bot::Greedy, &game, &mut rng);
+                game.apply(seat, &a)
+                    .expect("the greedy player plays legally");
+            }
+            assert!(turns > 100, "{readings:?}: {turns} turns");
+        }
+    }
+}
