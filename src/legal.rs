@@ -268,7 +268,7 @@ impl Game {
                     if hand.count(natural) > 0
                         && r.stands_for_matches(natural)
                         && !pairs.contains(&(natural, r.card))
-                        && !meld::rescue_in(&self.rules, i, r.card, natural).is_empty()
+                        && meld::rescues_in(&self.rules, i, r.card, natural)
                     {
                         pairs.push((natural, r.card));
                     }

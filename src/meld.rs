@@ -1256,11 +1256,48 @@ pub fn rescue_in(
     wild: Card,
     natural: Card,
 ) -> Vec<Interpretation> {
-    let mut out = Vec::new();
+    let mut out: Vec<Interpretation> = rescue_places(rules, old, wild, natural)
+        .map(|k| {
+            let mut roles = old.roles.clone();
+            roles[k] = Role {
+                place: roles[k].place,
+                stands_for: Target::Card(natural),
+                card: natural,
+                natural: true,
+            };
+            if old.kind == MeldKind::Set {
+                roles.sort();
+            }
+            Interpretation {
+                kind: old.kind,
+                rank: old.rank,
+                suit: old.suit,
+                roles,
+            }
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Whether [`rescue_in`] finds some reading, without building any: what a listing of rescues
+/// needs to know.
+pub fn rescues_in(rules: &Rules, old: &Interpretation, wild: Card, natural: Card) -> bool {
+    rescue_places(rules, old, wild, natural).next().is_some()
+}
+
+/// The roles of `old` where `natural` may take the place of the wild `wild` (see [`rescue_in`]).
+fn rescue_places(
+    rules: &Rules,
+    old: &Interpretation,
+    wild: Card,
+    natural: Card,
+) -> impl Iterator<Item = usize> {
     let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
-    for (k, r) in old.roles.iter().enumerate() {
+    old.roles.iter().enumerate().filter_map(move |(k, r)| {
         if r.card != wild || r.natural || !r.stands_for_matches(natural) {
-            continue;
+            return None;
         }
         // The natural card must be natural in that place.
         if rules.is_wild(natural) {
@@ -1274,7 +1311,7 @@ pub fn rescue_in(
                     MeldKind::Set => old.rank == Some(Rank::Two) && rules.natural_two_in_sets(),
                 };
             if !ok {
-                continue;
+                return None;
             }
         }
         if old.kind == MeldKind::Set && forbid {
@@ -1283,27 +1320,11 @@ pub fn rescue_in(
                 j != k && matches!(x.stands_for, Target::Card(t) if t.suit() == suit)
             });
             if clash {
-                continue;
+                return None;
             }
         }
-        let mut roles = old.roles.clone();
-        roles[k] = Role {
-            place: r.place,
-            stands_for: Target::Card(natural),
-            card: natural,
-            natural: true,
-        };
-        if old.kind == MeldKind::Set {
-            roles.sort();
-        }
-        out.push(Interpretation {
-            roles,
-            ..old.clone()
-        });
-    }
-    out.sort();
-    out.dedup();
-    out
+        Some(k)
+    })
 }
 
 #[cfg(test)]

@@ -154,6 +154,7 @@ proptest! {
             Target::Rank(r) => Card::new(r, Suit::from_index(suit)),
         };
         let fast = meld::rescue_in(&rules, old, role.card, natural);
+        prop_assert_eq!(meld::rescues_in(&rules, old, role.card, natural), !fast.is_empty(), "rescues_in, {:?}", old);
         let mut new_cards = old.roles.iter().map(|r| r.card).collect::<Vec<_>>();
         let at = new_cards.iter().position(|c| *c == role.card).unwrap();
         new_cards[at] = natural;
