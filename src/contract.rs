@@ -798,23 +798,38 @@ fn run_templates(
         let suits: &[Option<Suit>] = if same_suit { &EACH } else { &[None] };
         let with = &mut out[n];
         without.clear();
-        for &suit in suits {
+        // The places of each window the hand can fill naturally, per suit (at most `n`); then the
+        // templates with some, most first and otherwise in suit and start order (a counting sort).
+        // Places are the bits of a `u32`: a line has at most 32, so at most 33 windows.
+        let windows = rules.windows(n);
+        let mut avails = [[0u8; 33]; 4];
+        let mut most = 0u8;
+        for (&suit, row) in suits.iter().zip(&mut avails) {
             let fillable = match suit {
                 Some(s) => natural[s as usize],
                 None => natural.iter().fold(0, |a, m| a | m),
             };
-            for (start, &w) in rules.windows(n).iter().enumerate() {
-                // The places of the window the hand can fill naturally.
-                let avail = (fillable & w).count_ones() as usize;
-                let t = Template::Run { suit, start };
-                if avail > 0 {
-                    with.push((t, avail));
-                } else if without.iter().all(|(t, _): &(Template, usize)| !matches!(t, Template::Run { suit: s, .. } if *s == suit)) {
-                    without.push((t, 0));
+            let mut first_empty = true;
+            for ((start, &w), slot) in windows.iter().enumerate().zip(row.iter_mut()) {
+                *slot = (fillable & w).count_ones() as u8;
+                most = most.max(*slot);
+                if *slot == 0 && first_empty {
+                    first_empty = false;
+                    without.push((Template::Run { suit, start }, 0));
                 }
             }
         }
-        with.sort_by_key(|(_, a)| std::cmp::Reverse(*a));
+        for avail in (1..=most).rev() {
+            for (&suit, row) in suits.iter().zip(&avails) {
+                for (start, _) in row[..windows.len()]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| **a == avail)
+                {
+                    with.push((Template::Run { suit, start }, usize::from(avail)));
+                }
+            }
+        }
         if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
             with.append(without);
         }
