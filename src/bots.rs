@@ -302,7 +302,8 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
                     }
                     continue;
                 }
-                // A wild's forms: the first, and the others only if `apply` refuses it.
+                // A wild's forms (or a natural card's, where the one-card shortcut does not
+                // apply): the first, and the others only if `apply` refuses it.
                 e.asked |= bit;
                 let Some(first) = t.game().first_lay_off_form(m, card, None) else {
                     continue;
