@@ -227,6 +227,17 @@ impl Rules {
     }
 }
 
+/// `rank_places`, `run_windows` and `run_reach`, in that order.
+type LineMasks = ([u32; 13], Vec<Vec<u32>>, Vec<[u32; 13]>);
+
+/// The fields derived from the rank line, for `compile` and `refresh` alike.
+fn from_line(line: &[Place], wrap: bool) -> LineMasks {
+    let places = places_on(line);
+    let windows = windows_on(line.len(), wrap);
+    let reach = reach_on(&windows, &places);
+    (places, windows, reach)
+}
+
 /// The places of a run of `n` starting at place `start`, as a bit mask (wrapping past the end of
 /// a line of `len` places).
 fn window(start: usize, n: usize, len: usize) -> u32 {
@@ -823,8 +834,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
     let wrap_around = flag(raw, "runs.wrap-around");
     let ace_low = readings.ace_position == reading::AcePosition::HighOrLow;
     let line = build_line(two_in_sequence, wrap_around, ace_low);
-    let rank_places = places_on(&line);
-    let run_windows = windows_on(line.len(), wrap_around);
+    let (rank_places, run_windows, run_reach) = from_line(&line, wrap_around);
     let rules = Rules {
         game: text("game"),
         name: text("name"),
@@ -859,7 +869,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
         stall_limit: int(raw, "stock.stall-limit") as u32,
         points,
         readings,
-        run_reach: reach_on(&run_windows, &rank_places),
+        run_reach,
         rank_places,
         run_windows,
         line,
@@ -1011,9 +1021,8 @@ impl Rules {
     pub fn refresh(&mut self) {
         let ace_low = self.readings.ace_position == reading::AcePosition::HighOrLow;
         self.line = build_line(self.two_in_sequence, self.wrap_around, ace_low);
-        self.rank_places = places_on(&self.line);
-        self.run_windows = windows_on(self.line.len(), self.wrap_around);
-        self.run_reach = reach_on(&self.run_windows, &self.rank_places);
+        (self.rank_places, self.run_windows, self.run_reach) =
+            from_line(&self.line, self.wrap_around);
         self.points[1] = match self.readings.ace_penalty_value {
             reading::AcePenaltyValue::V15 => 15,
         };
