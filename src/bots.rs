@@ -8,7 +8,7 @@
 //! refused action leaves the game as it was), and remember what it has learnt (its searches, the
 //! table melds' lay-offs), so it plays the same games faster (`tests/games.rs` compares the two).
 
-use crate::card::{Card, Counts};
+use crate::card::{Card, Counts, cards_in};
 use crate::contract;
 use crate::disputes::reading;
 use crate::game::{Action, Event, Game, Stage, TableMeld};
@@ -208,16 +208,12 @@ impl Memo {
             .iter()
             .position(|(s, c, _)| *s == seat && c.as_slice() == comps);
         if let Some(i) = failed {
-            let mut new = hand.more_than(&self.failed[i].2);
+            let new = hand.more_than(&self.failed[i].2);
             let mut gained = false;
             if new != 0 {
                 let reach = contract::Reach::new(&game.rules, hand);
-                while new != 0 && !gained {
-                    let index = new.trailing_zeros() as usize;
-                    let card = Card::from_index(index).expect("a card's bit");
-                    new &= new - 1;
-                    gained = comps.iter().any(|&c| reach.may_hold(&game.rules, c, card));
-                }
+                gained = cards_in(new)
+                    .any(|card| comps.iter().any(|&c| reach.may_hold(&game.rules, c, card)));
             }
             if !gained {
                 self.failed[i].2 = hand.clone();
@@ -279,12 +275,9 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         memo.sync_table(game);
         let held = hand.present();
         // The held cards that some meld may still take.
-        let mut cards = held & memo.table.iter().fold(0, |m, e| m | e.open());
-        while cards != 0 {
-            let index = cards.trailing_zeros() as usize;
-            cards &= cards - 1;
-            let card = Card::from_index(index).expect("a bit of a card mask");
-            let bit = 1u64 << index;
+        let cards = held & memo.table.iter().fold(0, |m, e| m | e.open());
+        for card in cards_in(cards) {
+            let bit = 1u64 << card.index();
             for m in 0..memo.table.len() {
                 let e = &mut memo.table[m];
                 if e.open() & bit == 0 {
@@ -371,7 +364,7 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
             | u64::from(u32::MAX - game.rules.points(c)) << 8
             | c.index() as u64
     };
-    crate::card::cards_in(game.discard_mask(seat))
+    cards_in(game.discard_mask(seat))
         .min_by_key(|&c| key(c))
         .map_or(Action::EndTurn, Action::Discard)
 }

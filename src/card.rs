@@ -417,10 +417,8 @@ impl Counts {
         if !self.contains(other) {
             return false;
         }
-        let mut kinds = other.present;
-        while kinds != 0 {
-            let i = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
+        for card in cards_in(other.present) {
+            let i = card.index();
             self.kinds[i] -= other.kinds[i];
             if self.kinds[i] == 0 {
                 self.present &= !(1 << i);
@@ -431,10 +429,8 @@ impl Counts {
     }
 
     pub fn add_all(&mut self, other: &Counts) {
-        let mut kinds = other.present;
-        while kinds != 0 {
-            let i = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
+        for card in cards_in(other.present) {
+            let i = card.index();
             let before = self.kinds[i];
             self.kinds[i] = before.saturating_add(other.kinds[i]);
             self.total += u32::from(self.kinds[i] - before);
@@ -455,15 +451,7 @@ impl Counts {
 
     /// The distinct cards present with their counts, in canonical order.
     pub fn iter(&self) -> impl Iterator<Item = (Card, u8)> + '_ {
-        let mut kinds = self.present;
-        std::iter::from_fn(move || {
-            if kinds == 0 {
-                return None;
-            }
-            let i = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
-            Some((Card(i as u8), self.kinds[i]))
-        })
+        cards_in(self.present).map(|c| (c, self.kinds[c.index()]))
     }
 
     /// The card kinds held more often here than in `other`, as a bit mask by [`Card::index`]:
@@ -471,10 +459,8 @@ impl Counts {
     /// larger count here. Hands are read this way at every decision of the built-in players.
     pub fn more_than(&self, other: &Counts) -> u64 {
         let mut mask = self.present & !other.present;
-        let mut both = self.present & other.present;
-        while both != 0 {
-            let i = both.trailing_zeros() as usize;
-            both &= both - 1;
+        for card in cards_in(self.present & other.present) {
+            let i = card.index();
             if self.kinds[i] > other.kinds[i] {
                 mask |= 1 << i;
             }

@@ -189,11 +189,8 @@ fn parts(rules: &Rules, cards: &[Card]) -> Parts {
     }
     let mut naturals = Vec::with_capacity(cards.len());
     let mut wilds = Vec::new();
-    while present != 0 {
-        let index = present.trailing_zeros() as usize;
-        present &= present - 1;
-        let card = Card::from_index(index).expect("a card's bit");
-        let k = counts[index];
+    for card in crate::card::cards_in(present) {
+        let k = counts[card.index()];
         if rules.is_wild(card) {
             wilds.push((card, k));
         } else {
