@@ -293,7 +293,8 @@ pub struct Laydown {
 /// Searches `hand` for melds meeting `contract`; `None` if it cannot be met.
 pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<Laydown> {
     let total: usize = contract.iter().map(|c| usize::from(c.size)).sum();
-    if total > hand.len() || !may_meet(rules, contract, hand) {
+    let (naturals, wilds) = read_hand(rules, contract, hand);
+    if total > hand.len() || !may_meet(rules, contract, hand, &naturals, wilds) {
         return None;
     }
     let mut order: Vec<usize> = (0..contract.len()).collect();
@@ -316,7 +317,6 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
     } = &mut scratch;
     let set_count = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
     set_templates(rules, hand, set_count, sets, without);
-    let naturals = run_naturals(rules, hand);
     run_templates(rules, &naturals.places, contract, runs, without);
     let search = Search {
         rules,
@@ -325,7 +325,7 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
         sets,
         runs,
         hand,
-        wilds: wilds_in(rules, hand),
+        wilds,
         pool_naturals: naturals.cards,
     };
     chosen.clear();
@@ -376,13 +376,21 @@ thread_local! {
 /// Sets only need a few candidate ranks: a group of `j` sets on one rank can move to any unused
 /// rank whose `j` sets would hold at least as many naturals without needing more wilds, so for
 /// `m` sets the `m` best ranks for each group size `j` suffice.
-fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
+///
+/// `naturals` and `wilds` are the hand's, as [`read_hand`] reads them (the search reads them
+/// once for both).
+fn may_meet(
+    rules: &Rules,
+    contract: &[Component],
+    hand: &Counts,
+    naturals: &RunNaturals,
+    wilds: usize,
+) -> bool {
     let all_wild = rules.readings.all_wild_melds == reading::AllWildMelds::Allowed;
     let forbid_dup = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
     // Straight from the counts by card index (suit * 13 + rank number - 1, the joker last): this
     // runs before most laydown searches, most of which it ends.
     let counts = hand.by_index();
-    let wilds = wilds_in(rules, hand);
     // Runs: per suit (one pool under any-suits), the places a hand card can fill naturally and
     // how many such cards there are. Runs sharing a pool share its cards: together they hold at
     // most the pool's cards, and each at most its best window's places.
@@ -391,11 +399,6 @@ fn may_meet(rules: &Rules, contract: &[Component], hand: &Counts) -> bool {
     // not counted again as a natural (as a wild it could fill its own place anyway: `plain`); it
     // still anchors a window where melds need a natural card (`anchors`).
     let r = contract.iter().filter(|c| c.kind == MeldKind::Run).count();
-    let naturals = if r > 0 {
-        run_naturals(rules, hand)
-    } else {
-        RunNaturals::default()
-    };
     let (masks, anchors, totals) = (naturals.plain, naturals.places, naturals.plain_cards);
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
     let any = [masks.iter().fold(0, |a, m| a | m)];
@@ -963,6 +966,17 @@ fn naturals_added(s: &Search, c: Component, t: &Template, avail: usize, st: &Sta
     }
 }
 
+/// What the relaxed check and the search both read from a hand: the cards that can stand
+/// naturally in runs (only where the contract has runs) and the wild cards.
+fn read_hand(rules: &Rules, contract: &[Component], hand: &Counts) -> (RunNaturals, usize) {
+    let naturals = if contract.iter().any(|c| c.kind == MeldKind::Run) {
+        run_naturals(rules, hand)
+    } else {
+        RunNaturals::default()
+    };
+    (naturals, wilds_in(rules, hand))
+}
+
 /// The cards of a hand that can stand naturally in runs (`run_natural_at`).
 #[derive(Default)]
 struct RunNaturals {
@@ -1431,10 +1445,16 @@ mod tests {
         Counts::from_cards(&parse_cards(s).unwrap())
     }
 
+    /// [`may_meet`] on what [`read_hand`] reads from `h`, as `laydown` asks it.
+    fn quick_check(rules: &Rules, contract: &[Component], h: &Counts) -> bool {
+        let (naturals, wilds) = read_hand(rules, contract, h);
+        may_meet(rules, contract, h, &naturals, wilds)
+    }
+
     /// The quick check lets the hand through and the search finds a laydown.
     fn assert_met(rules: &Rules, contract: &[Component], h: &Counts, what: &str) {
         assert!(
-            may_meet(rules, contract, h),
+            quick_check(rules, contract, h),
             "quick check: {what} {contract:?}"
         );
         assert!(
@@ -1515,7 +1535,7 @@ mod tests {
             let h = Counts::from_cards(cards);
             let found = laydown(rules, contract, &h).is_some();
             assert_eq!(
-                may_meet(rules, contract, &h),
+                quick_check(rules, contract, &h),
                 found,
                 "{what} {contract:?}: {cards:?}"
             );
@@ -1784,7 +1804,7 @@ mod tests {
         let distinct = load("push", &[(id, "forbidden".into())]).unwrap().rules;
         assert_met(&distinct, &[set(3), set(3)], &h, "");
         // Two twos are two wild cards, not a pair: no set of three.
-        assert!(!may_meet(&rules, &[set(3)], &hand("2S 2H")));
+        assert!(!quick_check(&rules, &[set(3)], &hand("2S 2H")));
         // Where all-wild melds are forbidden, three twos (wild in sets) make no set.
         let id = DisputeId::from_id("all-wild-melds").unwrap();
         let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
@@ -1793,7 +1813,7 @@ mod tests {
         // of the line with no natural card in it is no place for a run.
         let run_of_4 = [run(4)];
         let jokers = hand("JK JK JK JK");
-        assert!(!may_meet(&rules, &run_of_4, &jokers));
+        assert!(!quick_check(&rules, &run_of_4, &jokers));
         assert!(laydown(&rules, &run_of_4, &jokers).is_none());
         // Where twos are never natural, a 2 at its own place is a wild card too: with three
         // jokers it makes no run when a run needs a natural card.
@@ -1821,7 +1841,7 @@ mod tests {
         let rules = load("push", &[]).unwrap().rules;
         assert!(rules.twos_wild && rules.natural_two_in_runs());
         let h = hand("3S AH 2H 4H 5H 9H QH 2D AC 6C 8C");
-        assert!(!may_meet(&rules, &[run(4), run(4)], &h));
+        assert!(!quick_check(&rules, &[run(4), run(4)], &h));
         assert!(laydown(&rules, &[run(4), run(4)], &h).is_none());
         // One more wild makes the count, and the search agrees that it is enough.
         let h = hand("3S AH 2H 4H 5H 9H QH 2D AC 6C 8C JK JK");
@@ -2032,7 +2052,7 @@ mod tests {
             // Five runs of three from a hand with no two neighbouring cards of a suit.
             let five = vec![run(3); 5];
             let h = hand("AS 5H 9D KC 3S 7H JD 6C");
-            assert!(!may_meet(&rules, &five, &h), "{name}");
+            assert!(!quick_check(&rules, &five, &h), "{name}");
             assert!(laydown(&rules, &five, &h).is_none(), "{name}");
         }
         // Five runs of three from a hand that holds them (two in spades, where runs may share a
@@ -2053,8 +2073,8 @@ mod tests {
         .rules;
         let two = vec![run(4); 2];
         let h = hand("AS 2S 3S 4S JS QS KS");
-        assert!(!may_meet(&rules, &two, &h));
+        assert!(!quick_check(&rules, &two, &h));
         assert!(laydown(&rules, &two, &h).is_none());
-        assert!(may_meet(&rules, &two, &hand("AS 2S 3S 4S JS QS KS AS")));
+        assert!(quick_check(&rules, &two, &hand("AS 2S 3S 4S JS QS KS AS")));
     }
 }
