@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// The same allocator as the `push-rummy` binary, so that these numbers match `push-rummy bench`.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: push_rummy::alloc::Mimalloc = push_rummy::alloc::Mimalloc;
 
 fn bench(c: &mut Criterion) {
     let rules = Arc::new(load("push", &[]).unwrap().rules);

@@ -95,6 +95,8 @@
 //! ```
 
 pub mod action_text;
+#[cfg(feature = "mimalloc")]
+pub mod alloc;
 pub mod bench;
 pub mod bots;
 pub mod card;

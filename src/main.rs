@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 /// system's (docs/PERFORMANCE.md). The library itself leaves the choice to its users.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: push_rummy::alloc::Mimalloc = push_rummy::alloc::Mimalloc;
 use std::io::Write as _;
 use std::process::ExitCode;
 
