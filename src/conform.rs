@@ -1073,10 +1073,8 @@ fn check_legal(
         .and_then(Value::as_array)
         .map(|v| v.iter().filter_map(Value::as_str).map(norm).collect())
         .unwrap_or_default();
-    let want: BTreeSet<String> = reference
-        .legal_actions()
-        .iter()
-        .map(ToString::to_string)
+    let want: BTreeSet<String> = crate::protocol::compared_legal(reference)
+        .into_iter()
         .collect();
     if got != want {
         let missing: Vec<&String> = want.difference(&got).take(5).collect();

@@ -430,6 +430,18 @@ pub enum After {
     Quit,
 }
 
+/// The actions a `legal` reply lists and `conform` compares (conformance/README.md, *The
+/// protocol*): every legal action of the seat to play except new melds and lay-offs of several
+/// cards, in canonical notation; that is [`Game::table_actions_bounded`]. New melds and
+/// multi-card lay-offs come in canonical forms by the thousand where several wilds are in reach
+/// (seconds of listing), and are compared through `apply` instead.
+pub fn compared_legal(game: &Game) -> Vec<String> {
+    game.table_actions_bounded()
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
 fn error(msg: impl Into<String>) -> Value {
     json!({"type": "error", "message": msg.into()})
 }
@@ -489,8 +501,7 @@ impl Server {
                 None => error("no game: send `start` first"),
             },
             "legal" => match &self.game {
-                Some(g) => json!({"type": "legal", "actions":
-                    g.legal_actions().iter().map(ToString::to_string).collect::<Vec<_>>()}),
+                Some(g) => json!({"type": "legal", "actions": compared_legal(g)}),
                 None => error("no game: send `start` first"),
             },
             other => error(format!(

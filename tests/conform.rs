@@ -384,3 +384,57 @@ fn serve_answers_every_message_and_survives_bad_lines() {
             .contains("action")
     );
 }
+
+/// `legal` lists what conformance/README.md says it lists: every legal action but new melds and
+/// lay-offs of several cards, the same set `conform` compares. A seat that can lay its contract
+/// down gets no meld in the reply (its full listing has some), and after the laydown its one-card
+/// lay-off is there.
+#[test]
+fn legal_lists_every_action_but_new_melds_and_longer_lay_offs() {
+    use push_rummy::protocol::{Server, compared_legal, start_message};
+    let s = scenario::load(
+        &root().join("conformance/contracts/contract-with-wilds-and-lay-offs-same-turn.yaml"),
+        &[],
+    )
+    .expect("loads");
+    let mut server = Server::new(Vec::new(), None);
+    let mut send = |msg: Value| server.handle(&msg).0;
+    assert_eq!(
+        send(serde_json::json!({"type": "hello", "protocol": 1}))["type"],
+        "hello"
+    );
+    assert_eq!(send(start_message(&s.rules, &s.game))["type"], "ok");
+    let listed = |reply: Value| -> Vec<String> {
+        assert_eq!(reply["type"], "legal", "{reply}");
+        reply["actions"]
+            .as_array()
+            .expect("actions")
+            .iter()
+            .map(|a| a.as_str().expect("text").to_string())
+            .collect()
+    };
+    let before = listed(send(serde_json::json!({"type": "legal"})));
+    assert_eq!(before, compared_legal(&s.game));
+    assert!(
+        before.iter().all(|a| !a.starts_with("meld")),
+        "no new meld: {before:?}"
+    );
+    assert!(
+        s.game
+            .legal_actions()
+            .iter()
+            .any(|a| a.to_string().starts_with("meld")),
+        "the contract could go down here"
+    );
+    assert!(before.contains(&"discard KC".to_string()), "{before:?}");
+    let laid = send(serde_json::json!({
+        "type": "apply", "seat": 1, "action": "meld [5H 5C 5S] [8H 9H JK JH]"
+    }));
+    assert_eq!(laid["type"], "ok", "{laid}");
+    let after = listed(send(serde_json::json!({"type": "legal"})));
+    assert!(after.contains(&"lay-off 0 [4D]".to_string()), "{after:?}");
+    assert!(
+        after.iter().all(|a| !a.starts_with("meld")),
+        "no new meld: {after:?}"
+    );
+}
