@@ -43,7 +43,9 @@ pub enum ImplSpec {
 }
 
 impl ImplSpec {
-    /// Splits a command line into words: spaces separate; `'…'` and `"…"` quote; `\` escapes.
+    /// Splits a command line into words as a POSIX shell does, without expanding anything: spaces
+    /// separate; `'…'` quotes everything; `"…"` quotes, with `\` escaping only `$`, `` ` ``, `"`,
+    /// `\` and a newline there; elsewhere `\` escapes any character.
     ///
     /// # Errors
     /// An empty command or an unclosed quote.
@@ -67,9 +69,21 @@ impl ImplSpec {
                 }
                 (Some(q), c) if c == q => quote = None,
                 (Some('\''), c) => cur.push(c),
+                // Within double quotes a backslash escapes only `$`, `` ` ``, `"`, `\` and a
+                // newline (which it removes); before anything else it is itself, as in a shell.
+                (Some('"'), '\\') => match chars.next() {
+                    Some('\n') => {}
+                    Some(n @ ('$' | '`' | '"' | '\\')) => cur.push(n),
+                    Some(n) => {
+                        cur.push('\\');
+                        cur.push(n);
+                    }
+                    None => cur.push('\\'),
+                },
                 (_, '\\') => {
                     has = true;
-                    if let Some(n) = chars.next() {
+                    // A backslash and a newline join two lines: neither is kept.
+                    if let Some(n) = chars.next().filter(|&n| n != '\n') {
                         cur.push(n);
                     }
                 }

@@ -48,11 +48,14 @@ fn cards_json(c: &[Card]) -> Vec<String> {
     c.iter().map(Card::to_string).collect()
 }
 
-/// A table meld as a spec: its cards, its kind and, when one reading is left, what each wild
-/// stands for (a wild-capable card standing for itself, like a natural 2 in its place, is
-/// declared too: otherwise it could be read as a wild again).
+/// A table meld as a spec: its cards, its kind (unless its readings differ in kind) and, when one
+/// reading is left, what each wild stands for (a wild-capable card standing for itself, like a
+/// natural 2 in its place, is declared too: otherwise it could be read as a wild again). A meld
+/// that keeps several readings (`wild-declaration=never`) is pinned down by its reading texts
+/// instead: [`start_message`] sends them and [`game_from_start`] keeps exactly those.
 pub fn table_meld_spec(rules: &crate::rules::Rules, m: &crate::game::TableMeld) -> MeldSpec {
     let kind = m.interps.first().map(|i| i.kind);
+    let kind = kind.filter(|&k| m.interps.iter().all(|i| i.kind == k));
     let declared = if m.interps.len() == 1 {
         m.interps[0]
             .roles
@@ -353,6 +356,8 @@ pub fn game_from_start(loaded: &Loaded, msg: &Value) -> Result<Game, String> {
     let stock = card_list(get(p, "stock")?, "position.stock")?;
     let discard = card_list(get(p, "discard")?, "position.discard")?;
     let mut table = Vec::new();
+    // Per table meld, the readings it keeps, where given.
+    let mut readings: Vec<Option<Vec<String>>> = Vec::new();
     if let Some(t) = p.get("table") {
         for (i, m) in t
             .as_array()
@@ -365,6 +370,22 @@ pub fn game_from_start(loaded: &Loaded, msg: &Value) -> Result<Game, String> {
             let text = get_str(m, "meld")?;
             let spec = parse_meld_spec(text).map_err(|e| bad(&format!("{f}.meld"), e))?;
             table.push((owner, spec));
+            readings.push(match m.get("readings") {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(
+                    v.as_array()
+                        .ok_or_else(|| {
+                            bad(&format!("{f}.readings"), "expected a list of readings")
+                        })?
+                        .iter()
+                        .map(|r| {
+                            r.as_str().map(str::to_string).ok_or_else(|| {
+                                bad(&format!("{f}.readings"), "expected reading texts")
+                            })
+                        })
+                        .collect::<Result<Vec<String>, String>>()?,
+                ),
+            });
         }
     }
     let contract_met = match p.get("contract_met") {
@@ -410,7 +431,47 @@ pub fn game_from_start(loaded: &Loaded, msg: &Value) -> Result<Game, String> {
         stage,
         taken,
     };
-    Game::from_position(Arc::new(loaded.rules.clone()), &start, &pos).map_err(|e| e.message)
+    let mut game =
+        Game::from_position(Arc::new(loaded.rules.clone()), &start, &pos).map_err(|e| e.message)?;
+    keep_readings(&mut game, &readings)?;
+    Ok(game)
+}
+
+/// Narrows each table meld to the readings its `readings` list names (all of them must be
+/// readings of its cards). A meld whose wilds float (`wild-declaration=never`) may keep fewer
+/// readings than its cards allow: those that extend what it was before its lay-offs.
+fn keep_readings(game: &mut Game, readings: &[Option<Vec<String>>]) -> Result<(), String> {
+    for (i, wanted) in readings.iter().enumerate() {
+        let Some(wanted) = wanted else {
+            continue;
+        };
+        let f = format!("position.table[{i}].readings");
+        let m = &game.deal.table[i];
+        let texts: Vec<String> = m.interps.iter().map(reading_text).collect();
+        if let Some(w) = wanted.iter().find(|w| !texts.contains(w)) {
+            return Err(bad(
+                &f,
+                format!(
+                    "`{w}` is not a reading of the meld's cards (its readings: {})",
+                    texts.join("; ")
+                ),
+            ));
+        }
+        if wanted.is_empty() {
+            return Err(bad(&f, "a meld keeps at least one reading"));
+        }
+        if wanted.len() < texts.len() {
+            let kept = m
+                .interps
+                .iter()
+                .zip(&texts)
+                .filter(|(_, t)| wanted.contains(t))
+                .map(|(x, _)| x.clone())
+                .collect();
+            Arc::make_mut(&mut game.deal.table[i]).interps = kept;
+        }
+    }
+    Ok(())
 }
 
 /// The reference engine behind the protocol.

@@ -438,3 +438,115 @@ fn legal_lists_every_action_but_new_melds_and_longer_lay_offs() {
         "no new meld: {after:?}"
     );
 }
+
+/// A meld whose wilds float (`wild-declaration=never`) keeps the readings that extend what it was
+/// before its lay-offs, which can be fewer than its cards allow. The `start` message carries
+/// them, and the game it sets up has the same table: `JK JK 5H` is a set and three runs; with the
+/// 6H laid off only the run 3–6 is left, and with a third joker 2–6 and 3–7, though 4–8 and 5–9
+/// are runs of those cards too.
+#[test]
+fn a_start_message_keeps_the_readings_of_a_floating_meld() {
+    use push_rummy::disputes::DisputeId;
+    use push_rummy::game::{Game, MeldSpec, Stage};
+    use push_rummy::position::{Position, Rest, Start};
+    use push_rummy::protocol::{game_from_start, start_message, table_meld_spec};
+    use push_rummy::transcript::reading_text;
+    use std::sync::Arc;
+    let never = DisputeId::from_id("wild-declaration").expect("a dispute");
+    let loaded = push_rummy::rules::load("push", &[(never, "never".to_string())]).expect("loads");
+    let cards = |s: &str| push_rummy::card::parse_cards(s).expect("cards");
+    let start = Start {
+        players: 4,
+        dealer: 0,
+        round: 0,
+        seed: 1,
+        scores: Vec::new(),
+        decks: Vec::new(),
+    };
+    let pos = Position {
+        hands: vec![cards("KC"), cards("6H JK QD"), cards("KD"), cards("KS")],
+        rest: Rest::Stock,
+        table: vec![(
+            0,
+            MeldSpec {
+                cards: cards("JK JK 5H"),
+                kind: None,
+                declared: Vec::new(),
+            },
+        )],
+        contract_met: Some(vec![0, 1]),
+        turn: Some(1),
+        stage: Stage::Play,
+        ..Position::default()
+    };
+    let mut g = Game::from_position(Arc::new(loaded.rules.clone()), &start, &pos).expect("sets up");
+    let texts =
+        |g: &Game| -> Vec<String> { g.deal.table[0].interps.iter().map(reading_text).collect() };
+    assert_eq!(texts(&g).len(), 4, "{:?}", texts(&g));
+    // Sent before the lay-off: no kind is pinned, and all four readings come back.
+    assert_eq!(table_meld_spec(&g.rules, &g.deal.table[0]).kind, None);
+    let back = game_from_start(&loaded, &start_message(&loaded, &g)).expect("starts");
+    assert_eq!(texts(&back), texts(&g));
+    let six = cards("6H")[0];
+    g.apply(1, &push_rummy::game::Action::plain_lay_off(0, six, None))
+        .expect("6H extends the run 3-5");
+    assert_eq!(texts(&g).len(), 1, "{:?}", texts(&g));
+    let joker = cards("JK")[0];
+    g.apply(1, &push_rummy::game::Action::plain_lay_off(0, joker, None))
+        .expect("a floating joker at either end");
+    assert_eq!(texts(&g).len(), 2, "{:?}", texts(&g));
+    let all = push_rummy::meld::interpret(
+        &g.rules,
+        &push_rummy::meld::Query {
+            cards: g.deal.table[0].cards.clone(),
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        all.interpretations.len(),
+        4,
+        "the cards alone allow 4-8 and 5-9 too"
+    );
+    let back = game_from_start(&loaded, &start_message(&loaded, &g)).expect("starts");
+    assert_eq!(texts(&back), texts(&g));
+    assert_eq!(back.deal.table, g.deal.table);
+    // A reading the cards do not have is refused, naming the field.
+    let mut msg = start_message(&loaded, &g);
+    msg["position"]["table"][0]["readings"] = serde_json::json!(["set 9: JK=9 JK=9 5H"]);
+    let e = game_from_start(&loaded, &msg).expect_err("not a reading");
+    assert!(e.contains("position.table[0].readings"), "{e}");
+}
+
+/// `--impl` splits its command into words as a shell would (conformance/README.md): checked
+/// against bash itself, which prints the words it makes of the same text.
+#[test]
+fn impl_commands_split_into_words_as_bash_splits_them() {
+    use push_rummy::conform::ImplSpec;
+    let cases = [
+        r#"./engine --flag value"#,
+        r#"  spaced   out  "#,
+        r#"'single quoted \ stays' "double \" quote" "a\b" "\\" "\$x" "\`""#,
+        r#"a\ b c\\d \'e"#,
+        r#"mix"ed 'qu'otes" '' x"""#,
+        "line\\\ncontinued \"in\\\nquotes\"",
+        r#"tab	separated"#,
+    ];
+    for text in cases {
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(format!("printf '%s\\0' {text}"))
+            .output()
+            .expect("bash runs");
+        assert!(out.status.success(), "bash on {text:?}");
+        let mut shell: Vec<String> = String::from_utf8(out.stdout)
+            .expect("UTF-8")
+            .split('\0')
+            .map(str::to_string)
+            .collect();
+        shell.pop();
+        match ImplSpec::parse_command(text).expect("splits") {
+            ImplSpec::Command(words) => assert_eq!(words, shell, "{text:?}"),
+            ImplSpec::BuiltIn => panic!("a command"),
+        }
+    }
+}
