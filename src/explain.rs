@@ -91,6 +91,16 @@ pub struct ScenarioRef {
     pub sources: Vec<String>,
 }
 
+/// What one built-in game's rules file says of a rule: its value, the sources it cites (or
+/// `unsourced`) and its note.
+#[derive(Clone, Debug, Serialize)]
+pub struct RuleCitation {
+    pub game: String,
+    pub value: String,
+    pub sources: Vec<String>,
+    pub note: Option<String>,
+}
+
 /// An explanation: the topic in plain words, the disputes that decide it (with sources) and the
 /// scenarios that show it.
 #[derive(Clone, Debug, Serialize)]
@@ -106,6 +116,8 @@ pub struct Explanation {
     /// Reason codes whose explanation names the dispute.
     pub reasons: Vec<String>,
     pub scenarios: Vec<ScenarioRef>,
+    /// For a rule: what each built-in game's file gives it, with the sources it cites.
+    pub citations: Vec<RuleCitation>,
     /// Every source named above, once, in order.
     pub sources: Vec<String>,
 }
@@ -234,6 +246,39 @@ fn sentence(s: &str) -> String {
 /// The scenarios under `suite` whose steps expect `{rejected: CODE}`, read as YAML only (a
 /// scenario that does not parse is skipped: `replay` reports it).
 fn scenarios_expecting(suite: &Path, code: &str) -> Vec<ScenarioRef> {
+    scenarios_where(suite, code, |root| {
+        let expects = |step: &Node| {
+            step.get("expect")
+                .and_then(|e| e.get("rejected"))
+                .and_then(Node::scalar_text)
+                .is_some_and(|c| c == code)
+        };
+        match root.get("steps").map(|s| &s.value) {
+            Some(Y::Seq(steps)) => steps.iter().any(expects),
+            _ => false,
+        }
+    })
+}
+
+/// The scenarios under `suite` whose `exercises.rules` name the rule `path`.
+fn scenarios_exercising(suite: &Path, path: &str) -> Vec<ScenarioRef> {
+    scenarios_where(suite, path, |root| {
+        match root
+            .get("exercises")
+            .and_then(|e| e.get("rules"))
+            .map(|r| &r.value)
+        {
+            Some(Y::Seq(rules)) => rules
+                .iter()
+                .filter_map(Node::scalar_text)
+                .any(|r| r == path),
+            _ => false,
+        }
+    })
+}
+
+/// The scenarios under `suite` whose text holds `word` and whose YAML passes `hit`.
+fn scenarios_where(suite: &Path, word: &str, hit: impl Fn(&Node) -> bool) -> Vec<ScenarioRef> {
     let Ok(files) = crate::scenario::find_scenarios(suite) else {
         return Vec::new();
     };
@@ -242,23 +287,13 @@ fn scenarios_expecting(suite: &Path, code: &str) -> Vec<ScenarioRef> {
         let Ok(text) = std::fs::read_to_string(&f) else {
             continue;
         };
-        if !text.contains(code) {
+        if !text.contains(word) {
             continue;
         }
         let Ok(root) = yaml::parse(&text) else {
             continue;
         };
-        let expects = |step: &Node| {
-            step.get("expect")
-                .and_then(|e| e.get("rejected"))
-                .and_then(Node::scalar_text)
-                .is_some_and(|c| c == code)
-        };
-        let hit = match root.get("steps").map(|s| &s.value) {
-            Some(Y::Seq(steps)) => steps.iter().any(expects),
-            _ => false,
-        };
-        if !hit {
+        if !hit(&root) {
             continue;
         }
         let sources = match root
@@ -287,6 +322,23 @@ fn scenarios_expecting(suite: &Path, code: &str) -> Vec<ScenarioRef> {
     out
 }
 
+/// What each built-in game's file says of the rule `path`.
+fn citations(path: &str) -> Vec<RuleCitation> {
+    ["push", "cap-it", "six-to-ten"]
+        .into_iter()
+        .filter_map(|game| {
+            let loaded = crate::rules::load(game, &[]).ok()?;
+            let e = loaded.raw.get(path)?;
+            Some(RuleCitation {
+                game: game.to_string(),
+                value: e.value.text(),
+                sources: e.sources.clone().unwrap_or_default(),
+                note: e.note.clone(),
+            })
+        })
+        .collect()
+}
+
 fn all_sources(e: &Explanation) -> Vec<String> {
     let mut v: Vec<String> = Vec::new();
     let names = e
@@ -294,9 +346,10 @@ fn all_sources(e: &Explanation) -> Vec<String> {
         .iter()
         .flat_map(|d| d.readings.iter())
         .flat_map(|r| r.sources.iter().map(|c| c.source.clone()))
-        .chain(e.scenarios.iter().flat_map(|s| s.sources.iter().cloned()));
+        .chain(e.scenarios.iter().flat_map(|s| s.sources.iter().cloned()))
+        .chain(e.citations.iter().flat_map(|c| c.sources.iter().cloned()));
     for s in names {
-        if !v.contains(&s) {
+        if s != "unsourced" && !v.contains(&s) {
             v.push(s);
         }
     }
@@ -331,6 +384,7 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                 scenarios: suite
                     .map(|s| scenarios_expecting(s, r.code()))
                     .unwrap_or_default(),
+                citations: Vec::new(),
                 sources: Vec::new(),
             }
         }
@@ -370,6 +424,7 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                 rules: vec![format!("readings.{}", d.id())],
                 reasons,
                 scenarios: Vec::new(),
+                citations: Vec::new(),
                 sources: Vec::new(),
             }
         }
@@ -409,7 +464,10 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                 disputes,
                 rules: vec![def.path.clone()],
                 reasons: Vec::new(),
-                scenarios: Vec::new(),
+                scenarios: suite
+                    .map(|s| scenarios_exercising(s, &def.path))
+                    .unwrap_or_default(),
+                citations: citations(&def.path),
                 sources: Vec::new(),
             }
         }
@@ -453,10 +511,31 @@ impl Explanation {
                 self.reasons.join(", ")
             );
         }
+        if !self.citations.is_empty() {
+            let _ = writeln!(out, "\nin the built-in games:");
+            for c in &self.citations {
+                let cited = if c.sources.is_empty() {
+                    "no source cited".to_string()
+                } else {
+                    format!("sources {}", c.sources.join(", "))
+                };
+                let note = c
+                    .note
+                    .as_ref()
+                    .map(|n| format!(" — {n}"))
+                    .unwrap_or_default();
+                let _ = writeln!(out, "  {}: {} [{cited}]{note}", c.game, c.value);
+            }
+        }
         if !self.scenarios.is_empty() {
             let _ = writeln!(
                 out,
-                "\nscenarios that expect it ({}):",
+                "\nscenarios that {} it ({}):",
+                if self.kind == "rule" {
+                    "exercise"
+                } else {
+                    "expect"
+                },
                 self.scenarios.len()
             );
             for s in &self.scenarios {

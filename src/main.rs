@@ -581,9 +581,10 @@ fn rules_cmd(common: &Common, action: RulesAction) -> Result<u8, Failure> {
                     diffs.len()
                 );
                 let text = |l: &Loaded, path: &str| {
-                    l.raw
-                        .get(path)
-                        .map_or_else(|| "(unset)".to_string(), |e| leaf_text(&e.value))
+                    l.raw.get(path).map_or_else(
+                        || "(unset)".to_string(),
+                        |e| push_rummy::spec::Leaf::text(&e.value),
+                    )
                 };
                 for d in &diffs {
                     let rule = d["rule"].as_str().unwrap_or("");
@@ -610,26 +611,6 @@ fn leaf_json(l: &push_rummy::spec::Leaf) -> Value {
             .iter()
             .map(|x| json!({ "deal": x.deal, "contract": x.contract.iter().map(|c| c.to_string()).collect::<Vec<_>>() }))
             .collect::<Vec<_>>()),
-    }
-}
-
-/// A rule's value for people: `2-4`, `deal 6: set of 3 + set of 3; deal 7: …`.
-fn leaf_text(l: &push_rummy::spec::Leaf) -> String {
-    use push_rummy::spec::Leaf;
-    match l {
-        Leaf::Text(s) | Leaf::Choice(s) => s.clone(),
-        Leaf::Int(n) => n.to_string(),
-        Leaf::Bool(b) => b.to_string(),
-        Leaf::Range(a, b) if a == b => a.to_string(),
-        Leaf::Range(a, b) => format!("{a}-{b}"),
-        Leaf::Rounds(r) => r
-            .iter()
-            .map(|x| {
-                let c: Vec<String> = x.contract.iter().map(ToString::to_string).collect();
-                format!("deal {}: {}", x.deal, c.join(" + "))
-            })
-            .collect::<Vec<_>>()
-            .join("; "),
     }
 }
 

@@ -630,11 +630,13 @@ fn resolve_text_inner(
         return None;
     }
     if stack.len() >= 16 {
+        // Where the chain went one file too deep: the `extends:` line that asked for this one.
+        let (file, pos) = from.map_or((label, Pos::default()), |(file, pos, _)| (file, pos));
         diags.push(Diagnostic::new(
-            label,
-            Pos::default(),
+            file,
+            pos,
             "extends",
-            "`extends` is nested more than 16 deep",
+            format!("`extends` is nested more than 16 deep (here it asks for {label})"),
         ));
         return None;
     }
@@ -747,6 +749,8 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
     if !missing.is_empty() {
         let hint = if missing.len() > 3 {
             "a standalone rules file gives every rule; a house file starts with `extends: push` and lists only what it changes"
+        } else if missing.contains(&"game") {
+            "every rules file names its own game (`game: our-house`): a house file's id is not inherited"
         } else {
             "give these rules, or inherit them with `extends:`"
         };

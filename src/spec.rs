@@ -41,7 +41,8 @@ pub struct RuleDef {
     pub doc: &'static str,
 }
 
-/// Metadata keys: not rules, not cited, not inherited (except `name`).
+/// Metadata keys: not rules, not cited; `name` and `description` are inherited through
+/// `extends` (`RawRules::over`), `game` and `extends` are not.
 pub const META: [&str; 4] = ["game", "name", "description", "extends"];
 
 const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
@@ -109,7 +110,7 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         "runs.wrap-around",
         Ty::Bool,
         true,
-        "a run may turn the corner, K-A-2",
+        "a run may turn the corner, K-A-2: the rank line is a circle on which any rank may start or end a run, so the readings ace-position and ace-both-ends have no effect",
     ),
     (
         "rounds",
@@ -248,6 +249,43 @@ pub enum Leaf {
     Choice(String),
     Range(u8, u8),
     Rounds(Vec<RoundSpec>),
+}
+
+impl Leaf {
+    /// The value for people: `2-4`, `deal 6: set of 3 + set of 3; deal 7: …`.
+    pub fn text(&self) -> String {
+        self.written(
+            |deal, contract| format!("deal {deal}: {}", contract.join(" + ")),
+            "; ",
+        )
+    }
+
+    /// The value as the rule listing writes it (the transcript fingerprint's input,
+    /// conformance/README.md): `2-4`, `6:set of 3,set of 3;7:…`.
+    pub fn listing(&self) -> String {
+        self.written(
+            |deal, contract| format!("{deal}:{}", contract.join(",")),
+            ";",
+        )
+    }
+
+    fn written(&self, deal: impl Fn(u8, &[String]) -> String, between: &str) -> String {
+        match self {
+            Leaf::Text(s) | Leaf::Choice(s) => s.clone(),
+            Leaf::Int(n) => n.to_string(),
+            Leaf::Bool(b) => b.to_string(),
+            Leaf::Range(a, b) if a == b => a.to_string(),
+            Leaf::Range(a, b) => format!("{a}-{b}"),
+            Leaf::Rounds(r) => r
+                .iter()
+                .map(|x| {
+                    let c: Vec<String> = x.contract.iter().map(ToString::to_string).collect();
+                    deal(x.deal, &c)
+                })
+                .collect::<Vec<_>>()
+                .join(between),
+        }
+    }
 }
 
 /// Where a rule's value came from.

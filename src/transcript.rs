@@ -9,7 +9,7 @@ use crate::card::{Card, Counts};
 use crate::game::{Event, Game, HandEnd, Stage};
 use crate::meld::{self, Interpretation};
 use crate::scenario::{Check, EndSpec, Expect, MeldCheck, Scenario};
-use crate::spec::{self, Leaf, MeldKind, RawRules};
+use crate::spec::{self, MeldKind, RawRules};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -25,21 +25,7 @@ pub fn rules_listing(raw: &RawRules) -> String {
         if spec::META.contains(&path.as_str()) {
             continue;
         }
-        let value = match &e.value {
-            Leaf::Text(s) | Leaf::Choice(s) => s.clone(),
-            Leaf::Int(n) => n.to_string(),
-            Leaf::Bool(b) => b.to_string(),
-            Leaf::Range(a, b) if a == b => a.to_string(),
-            Leaf::Range(a, b) => format!("{a}-{b}"),
-            Leaf::Rounds(rounds) => rounds
-                .iter()
-                .map(|r| {
-                    let c: Vec<String> = r.contract.iter().map(ToString::to_string).collect();
-                    format!("{}:{}", r.deal, c.join(","))
-                })
-                .collect::<Vec<_>>()
-                .join(";"),
-        };
+        let value = e.value.listing();
         let _ = writeln!(out, "{path}={value}");
     }
     out

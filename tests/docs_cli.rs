@@ -171,6 +171,51 @@ fn explain_lists_the_scenarios_that_expect_a_reason_code() {
     assert!(!o["sources"].as_array().unwrap().is_empty());
 }
 
+/// A rule's explanation gives what each built-in game's file says of it, with the sources cited
+/// there, and the scenarios whose `exercises` name it (counted here from the files).
+#[test]
+fn explain_a_rule_cites_the_built_in_games_and_lists_its_scenarios() {
+    let o = json(&run(0, &["--json", "explain", "sets.min-size"]));
+    assert_eq!(o["kind"], "rule");
+    let cites = o["citations"].as_array().unwrap();
+    let games: Vec<&str> = cites.iter().map(|c| c["game"].as_str().unwrap()).collect();
+    assert_eq!(games, ["push", "cap-it", "six-to-ten"]);
+    for c in cites {
+        let loaded = push_rummy::rules::load(c["game"].as_str().unwrap(), &[]).unwrap();
+        let e = loaded.raw.get("sets.min-size").unwrap();
+        assert_eq!(c["value"], e.value.text());
+        let cited: Vec<&str> = c["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        assert_eq!(cited, e.sources.clone().unwrap());
+        for s in &cited {
+            assert!(
+                o["sources"].as_array().unwrap().iter().any(|x| x == s),
+                "{s}"
+            );
+        }
+    }
+    let mut want = 0;
+    for f in push_rummy::scenario::find_scenarios(&Path::new(ROOT).join("conformance")).unwrap() {
+        let s = std::fs::read_to_string(&f).unwrap();
+        let exercised = s
+            .lines()
+            .any(|l| l.trim_start().starts_with("rules: [") && l.contains("sets.min-size"));
+        want += usize::from(exercised);
+    }
+    assert!(want > 0);
+    assert_eq!(o["scenarios"].as_array().unwrap().len(), want);
+    let text = run(0, &["explain", "sets.min-size"]).stdout;
+    assert!(text.contains("in the built-in games:"), "{text}");
+    assert!(text.contains("scenarios that exercise it"), "{text}");
+    // A dispute's explanation has no rule citations.
+    let d = json(&run(0, &["--json", "explain", "ace-position"]));
+    assert!(d["citations"].as_array().unwrap().is_empty());
+}
+
 #[test]
 fn explain_an_unknown_word_is_bad_input_with_a_suggestion() {
     let o = run(2, &["explain", "must-draw-frist"]);
