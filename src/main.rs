@@ -178,7 +178,8 @@ enum Command {
     /// `--bless` rewrites them. Exit 0: all hold; 1: an expectation failed or a golden differs;
     /// 2: bad input or a missing golden.
     Replay {
-        /// Scenario files; with --check or --bless also directories (searched recursively).
+        /// A scenario file; with --check or --bless any number of files and directories
+        /// (searched recursively).
         #[arg(required = true)]
         paths: Vec<String>,
         /// Compare each transcript with its golden file.
@@ -656,9 +657,14 @@ fn parse_meld_args(args: &[String]) -> Result<Query, Failure> {
 /// A card this game's pack lacks (exit 1: understood, but not in this game).
 fn pack_problem(rules: &push_rummy::rules::Rules, cards: &[Card]) -> Option<String> {
     let (decks, jokers) = rules.pack(rules.players.1);
-    let counts = Counts::from_cards(cards);
-    for (c, k) in counts.iter() {
-        let have = if c.is_joker() { jokers } else { decks };
+    // Counted here in full: a `Counts` holds at most 255 of a card.
+    let mut counts = [0usize; push_rummy::card::KINDS];
+    for c in cards {
+        counts[c.index()] += 1;
+    }
+    for c in push_rummy::card::cards_in(cards.iter().fold(0u64, |m, c| m | 1 << c.index())) {
+        let k = counts[c.index()];
+        let have = usize::from(if c.is_joker() { jokers } else { decks });
         if k > have {
             return Some(if have == 0 {
                 format!(
@@ -907,6 +913,8 @@ fn score_cmd(common: &Common, args: &[String]) -> Result<u8, Failure> {
             "score takes plain cards, not declarations".into(),
         ));
     }
+    // Cards the pack cannot hold all at once: understood, and the answer is that they cannot be
+    // scored together (exit 1, as `meld` and `contract` answer for such cards).
     if let Some(p) = pack_problem(rules, &q.cards) {
         out!(
             "{}",
@@ -1789,6 +1797,14 @@ fn man_cmd() -> Result<u8, Failure> {
 
 /// `explain`: a reason code, a dispute, a reading or a rule in plain words.
 fn explain_cmd(common: &Common, word: &str, suite: Option<String>) -> Result<u8, Failure> {
+    // A suite named on the command line must be there; the default one is looked for quietly.
+    if let Some(s) = &suite
+        && !std::path::Path::new(s).is_dir()
+    {
+        return Err(bad_input(format!(
+            "--suite {s}: no such directory (the conformance suite to list scenarios from)"
+        )));
+    }
     let dir = suite.unwrap_or_else(suite_dir);
     let path = std::path::Path::new(&dir);
     match push_rummy::explain::explain(word, path.is_dir().then_some(path)) {

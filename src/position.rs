@@ -442,11 +442,13 @@ impl Game {
                     "a card is taken from the discard pile only once the draw is made (stage: play)",
                 ));
             }
-            if !pos.hands[usize::from(turn)].contains(&t) {
+            // Still in hand, or already melded or laid off this turn.
+            let placed = pos.table.iter().any(|(_, m)| m.cards.contains(&t));
+            if !pos.hands[usize::from(turn)].contains(&t) && !placed {
                 return Err(err(
                     Place::Taken,
                     format!(
-                        "the taken card {t} is not in the hand of seat {turn}, the seat to play"
+                        "the taken card {t} is neither in the hand of seat {turn}, the seat to play, nor in a meld on the table"
                     ),
                 ));
             }

@@ -1400,3 +1400,55 @@ fn disputes_lists_and_shows_the_register() {
         bad.stderr
     );
 }
+
+/// `score` of cards the pack cannot hold answers 1 (as `meld` and `contract` do), and the
+/// message counts every copy given, past the 255 a hand's counts hold. `explain --suite` must
+/// name a directory.
+#[test]
+fn impossible_cards_are_counted_and_a_missing_suite_is_bad_input() {
+    let out = expect(1, &["score", "9H", "9H", "9H"]);
+    assert!(
+        out.stdout.contains("2 × 9♥, and 3 were given"),
+        "{}",
+        out.stdout
+    );
+    let many: Vec<&str> = vec!["9H"; 1000];
+    let mut args = vec!["score"];
+    args.extend(&many);
+    let out = expect(1, &args);
+    assert!(out.stdout.contains("1000 were given"), "{}", out.stdout);
+    let v = expect(1, &["--json", "score", "JK", "JK", "JK", "JK", "JK"]).json();
+    assert!(v["error"].as_str().unwrap().contains("5 were given"), "{v}");
+    let out = expect(
+        2,
+        &["explain", "not-your-turn", "--suite", "/no/such/suite"],
+    );
+    assert!(
+        out.stderr.contains("--suite /no/such/suite"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// `extends` goes at most 16 files deep (docs/LIMITS.md), the built-in file at the end counted: a
+/// chain of 15 house files over Push loads; one more is refused at the `extends:` line that asks
+/// for a file too many.
+#[test]
+fn extends_goes_sixteen_files_deep_and_no_further() {
+    let dir = TempDir::new("deep");
+    dir.write("f0.yaml", "extends: push\ngame: f0\n");
+    for i in 1..=15 {
+        dir.write(
+            &format!("f{i}.yaml"),
+            &format!("game: f{i}\nextends: f{}.yaml\n", i - 1),
+        );
+    }
+    expect_in(dir.path(), 0, &["rules", "check", "f14.yaml"]);
+    let out = expect_in(dir.path(), 2, &["rules", "check", "f15.yaml"]);
+    assert!(
+        out.stderr.contains("nested more than 16 deep"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("f0.yaml:1:10"), "{}", out.stderr);
+}

@@ -550,3 +550,45 @@ fn impl_commands_split_into_words_as_bash_splits_them() {
         }
     }
 }
+
+/// A position may name as `taken` a card the seat to play has already melded this turn (the
+/// engine keeps it taken until the turn ends); `conform --random` writes such positions when it
+/// shrinks a divergence. A taken card that is neither in that hand nor on the table is refused.
+#[test]
+fn a_taken_card_may_already_be_in_a_meld() {
+    use push_rummy::game::{Game, MeldSpec, Stage};
+    use push_rummy::position::{Place, Position, Rest, Start};
+    use std::sync::Arc;
+    let rules = Arc::new(push_rummy::rules::load("push", &[]).expect("loads").rules);
+    let cards = |s: &str| push_rummy::card::parse_cards(s).expect("cards");
+    let start = Start {
+        players: 4,
+        dealer: 0,
+        round: 0,
+        seed: 1,
+        scores: Vec::new(),
+        decks: Vec::new(),
+    };
+    let pos = |taken: &str| Position {
+        hands: vec![cards("KC"), cards("4C"), cards("KD"), cards("KS")],
+        rest: Rest::Stock,
+        table: vec![(
+            1,
+            MeldSpec {
+                cards: cards("8S 8H 8D"),
+                kind: None,
+                declared: Vec::new(),
+            },
+        )],
+        contract_met: Some(vec![1]),
+        turn: Some(1),
+        stage: Stage::Play,
+        taken: Some(cards(taken)[0]),
+        ..Position::default()
+    };
+    let g = Game::from_position(Arc::clone(&rules), &start, &pos("8S")).expect("melded this turn");
+    assert_eq!(g.deal.taken, Some(cards("8S")[0]));
+    let e = Game::from_position(rules, &start, &pos("9C")).expect_err("nowhere near");
+    assert_eq!(e.place, Place::Taken);
+    assert!(e.message.contains("9C"), "{}", e.message);
+}
