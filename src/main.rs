@@ -1,7 +1,7 @@
 //! The `push-rummy` command line: a thin layer over the library. Exit codes: 0 valid / satisfied /
 //! found; 1 understood but negative; 2 bad input.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use push_rummy::card::{Card, Counts};
 use push_rummy::contract;
 use push_rummy::disputes::DisputeId;
@@ -58,7 +58,9 @@ struct Common {
     /// Print JSON instead of text for people.
     #[arg(long, global = true)]
     json: bool,
-    /// Colour and suit symbols: auto (on a terminal, unless NO_COLOR is set), always, never.
+    /// Colour and suit symbols of transcripts, the game table and diagnostics: auto (on a
+    /// terminal; colour unless NO_COLOR is set), always, never. The verdicts of meld, contract and
+    /// score always write suit symbols, without colour.
     #[arg(
         long,
         global = true,
@@ -300,7 +302,10 @@ fn bad_input(text: String) -> Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|c| (c, m)));
+    let (cli, matches) = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -310,7 +315,15 @@ fn main() -> ExitCode {
     };
     let json = cli.common.json;
     decide_stderr_color(&cli.common);
-    match run(cli) {
+    let rules_given = matches.value_source("rules") == Some(clap::parser::ValueSource::CommandLine);
+    let checked = match ignored_rules(&cli.command) {
+        Some(why) if rules_given => Err(bad_input(format!(
+            "--rules {}: {why}; leave --rules out",
+            cli.common.rules
+        ))),
+        _ => run(cli),
+    };
+    match checked {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
             if json {
@@ -324,6 +337,33 @@ fn main() -> ExitCode {
                 eprintln!();
             }
             ExitCode::from(f.code)
+        }
+    }
+}
+
+/// Why `command` has no use for `--rules`, where it has none: a global option given to a command
+/// that would silently ignore it is refused instead.
+fn ignored_rules(command: &Command) -> Option<&'static str> {
+    match command {
+        Command::Meld { .. }
+        | Command::Contract { .. }
+        | Command::Score { .. }
+        | Command::Serve
+        | Command::Play { .. }
+        | Command::Rules {
+            action: RulesAction::Show { name: None },
+        } => None,
+        Command::Conform(args) if args.random.is_some() => None,
+        Command::Replay { .. } => Some("a scenario names its own rules"),
+        Command::Conform(_) => Some("each scenario names its own rules (--rules is for --random)"),
+        Command::Rules { .. } => Some("this rules command names its rule sets itself"),
+        Command::Disputes { .. } => {
+            Some("the register covers every game, and a scenario names its own rules")
+        }
+        Command::Bench { .. } => Some("the workloads are Push's"),
+        Command::Explain { .. } => Some("an explanation covers every game"),
+        Command::Schema { .. } | Command::Completions { .. } | Command::Man => {
+            Some("this command reads no rules")
         }
     }
 }

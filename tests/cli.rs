@@ -1452,3 +1452,51 @@ fn extends_goes_sixteen_files_deep_and_no_further() {
     );
     assert!(out.stderr.contains("f0.yaml:1:10"), "{}", out.stderr);
 }
+
+/// `--rules` is global, but a command that names its rules itself (or reads none) refuses it
+/// rather than ignoring it; the commands that read it take it before or after their name.
+#[test]
+fn rules_given_to_a_command_that_cannot_use_them_is_bad_input() {
+    for args in [
+        &[
+            "--rules",
+            "cap-it",
+            "replay",
+            "conformance/push/push-to-the-left.yaml",
+        ][..],
+        &[
+            "replay",
+            "--rules",
+            "push",
+            "conformance/push/push-to-the-left.yaml",
+        ],
+        &[
+            "--rules",
+            "cap-it",
+            "conform",
+            "conformance/push/push-to-the-left.yaml",
+        ],
+        &["--rules", "cap-it", "disputes"],
+        &["--rules", "cap-it", "explain", "two-penalty-value"],
+        &["--rules", "cap-it", "schema", "rules"],
+        &["--rules", "cap-it", "rules", "list"],
+        &[
+            "--rules",
+            "cap-it",
+            "bench",
+            "--seconds",
+            "0.01",
+            "meld-check",
+        ],
+        &["--rules", "cap-it", "man"],
+    ] {
+        let out = expect(2, args);
+        assert!(
+            out.stderr.contains("leave --rules out"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    expect(0, &["--rules", "cap-it", "rules", "show"]);
+    expect(0, &["score", "--rules", "six-to-ten", "KD"]);
+}
