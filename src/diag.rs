@@ -204,14 +204,26 @@ pub fn render_styled(
 }
 
 /// The byte range of the word that starts at character `column` of `text` (up to a space or a
-/// YAML delimiter), at least one character; empty at the end of the line.
+/// YAML delimiter; a quoted value whole, and a plain word inside one up to its closing quote), at
+/// least one character; empty at the end of the line.
 fn token_span(text: &str, column: usize) -> std::ops::Range<usize> {
-    let Some((start, _)) = text.char_indices().nth(column) else {
+    let Some((start, first)) = text.char_indices().nth(column) else {
         return text.len()..text.len();
     };
+    // A quoted value, with its quotes; inside one, a word ends at its closing quote too.
+    if let q @ ('"' | '\'') = first
+        && let Some(end) = text[start + 1..].find(q)
+    {
+        return start..start + end + 2;
+    }
     let word = text[start..]
         .char_indices()
-        .find(|&(i, c)| i > 0 && (c.is_whitespace() || ",:[]{}#".contains(c)))
+        .find(|&(i, c)| {
+            i > 0
+                && (c.is_whitespace()
+                    || ",:[]{}#".contains(c)
+                    || (first.is_alphanumeric() && (c == '"' || c == '\'')))
+        })
         .map_or(text.len() - start, |(i, _)| i);
     start..start + word
 }

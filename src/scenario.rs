@@ -191,6 +191,8 @@ pub struct Scenario {
 
 struct Ctx {
     file: String,
+    /// The file's text, to mark one word of a value (`word_at`).
+    source: String,
     diags: Vec<Diagnostic>,
 }
 
@@ -203,6 +205,38 @@ fn join(path: &str, key: &str) -> String {
 }
 
 impl Ctx {
+    /// Where `word` stands in `node`'s value, searched on the node's line from `*from` (a
+    /// character column, 1-based; moved past the word when found): so a problem with one card of
+    /// a list, or one word of an action, is marked at that word rather than at the start of the
+    /// value. The node's own place where the word is not on that line (a value over several
+    /// lines, an escape).
+    fn word_at(&self, node: &Node, word: &str, from: &mut u32) -> Pos {
+        let line = self
+            .source
+            .lines()
+            .nth(node.pos.line.saturating_sub(1) as usize);
+        let start = (*from).max(node.pos.column).saturating_sub(1) as usize;
+        let found = line.and_then(|l| {
+            let chars: Vec<char> = l.chars().collect();
+            let w: Vec<char> = word.chars().collect();
+            if w.is_empty() || start >= chars.len() {
+                return None;
+            }
+            (start..=chars.len().saturating_sub(w.len())).find(|&i| chars[i..i + w.len()] == w[..])
+        });
+        match found {
+            Some(i) => {
+                let column = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                *from = column.saturating_add(u32::try_from(word.chars().count()).unwrap_or(0));
+                Pos {
+                    line: node.pos.line,
+                    column,
+                }
+            }
+            None => node.pos,
+        }
+    }
+
     fn err(&mut self, node: &Node, path: &str, msg: impl Into<String>) {
         self.diags
             .push(Diagnostic::new(&self.file, node.pos, path, msg));
@@ -375,11 +409,19 @@ impl Ctx {
         }
         let mut out = Vec::new();
         let mut ok = true;
+        // Cards written as one text: each word's own column, for marking a bad one.
+        let mut from = node.pos.column;
         for (w, at) in words {
+            let pos = if std::ptr::eq(at, node) {
+                self.word_at(node, &w, &mut from)
+            } else {
+                at.pos
+            };
             match w.parse::<Card>() {
                 Ok(c) => out.push(c),
                 Err(e) => {
-                    self.err(at, path, e.to_string());
+                    self.diags
+                        .push(Diagnostic::new(&self.file, pos, path, e.to_string()));
                     ok = false;
                 }
             }
@@ -586,6 +628,7 @@ pub fn load_text(
     };
     let mut cx = Ctx {
         file: file.to_string(),
+        source: text.to_string(),
         diags: Vec::new(),
     };
     let done = |cx: Ctx, sources: BTreeMap<String, String>| LoadError {
@@ -1199,11 +1242,15 @@ fn decode_step(cx: &mut Ctx, node: &Node, index: usize, players: u8) -> Option<S
             },
             Err(e) => {
                 let text = clip(&text);
-                cx.err_hint(
-                    v,
-                    &p,
-                    format!("cannot read the action `{text}`: {e}"),
-                    "actions: take-discard, push, draw-stock, meld [..], lay-off N [..], rescue N CARD for WILD, discard CARD, end-turn",
+                // Mark the word the reader stumbled on, where it names one (`11D`).
+                let mut from = v.pos.column;
+                let pos = e
+                    .split('`')
+                    .nth(1)
+                    .map_or(v.pos, |word| cx.word_at(v, word, &mut from));
+                cx.diags.push(
+                    Diagnostic::new(&cx.file, pos, &p, format!("cannot read the action `{text}`: {e}"))
+                        .with_hint("actions: take-discard, push, draw-stock, meld [..], lay-off N [..], rescue N CARD for WILD, discard CARD, end-turn"),
                 );
                 None
             }

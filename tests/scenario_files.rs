@@ -330,3 +330,36 @@ fn replay_exit_codes_check_and_bless() {
     assert_eq!(code, 2, "a directory needs --check: {err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A bad card in a card text, or a bad card in an action, is marked where it stands on its line,
+/// not at the start of the value: the diagnostic's column is the bad word's.
+#[test]
+fn a_bad_card_is_marked_at_its_own_column() {
+    let at = |text: &str, word: &str| -> (u32, u32) {
+        let e = match load_text("s.yaml", text, Path::new("."), &[]) {
+            Ok(_) => panic!("should not load"),
+            Err(e) => e,
+        };
+        let d = e
+            .diagnostics
+            .0
+            .iter()
+            .find(|d| d.message.contains(word))
+            .unwrap_or_else(|| panic!("no problem names {word}: {}", e.diagnostics));
+        (d.line, d.column)
+    };
+    let column_of = |text: &str, line: u32, word: &str| -> u32 {
+        let l = text.lines().nth(line as usize - 1).unwrap();
+        u32::try_from(l.find(word).unwrap() + 1).unwrap()
+    };
+    let hands = GOOD.replace("{1: 9D 4C 5C}", "{1: 9D 4C 5C JKX}");
+    let (line, column) = at(&hands, "`JKX`");
+    assert_eq!(column, column_of(&hands, line, "JKX"));
+    let action = GOOD.replace("do: discard 9D,", "do: \"discard 11D\",");
+    let (line, column) = at(&action, "`11D`");
+    assert_eq!(column, column_of(&action, line, "11D"));
+    // A card given as a list item keeps the item's own place.
+    let listed = GOOD.replace("{1: 9D 4C 5C}", "{1: [9D, 4C, QQ]}");
+    let (line, column) = at(&listed, "`QQ`");
+    assert_eq!(column, column_of(&listed, line, "QQ"));
+}
