@@ -676,7 +676,14 @@ fn parse_meld_args(args: &[String]) -> Result<Query, Failure> {
             };
             let card: Card = card
                 .parse()
-                .map_err(|e: push_rummy::card::CardParseError| bad_input(e.to_string()))?;
+                .map_err(|e: push_rummy::card::CardParseError| {
+                    // Name the whole word where the card is only part of it (`=10H`).
+                    if decl.is_some() {
+                        bad_input(format!("in `{tok}`: {e}"))
+                    } else {
+                        bad_input(e.to_string())
+                    }
+                })?;
             if let Some(t) = decl {
                 if !card.is_joker() && !card.is_two() {
                     return Err(bad_input(format!(
@@ -837,7 +844,8 @@ fn contract_cmd(
     };
     let names: Vec<String> = r.contract.iter().map(|c| c.to_string()).collect();
     if let Some(hand) = hand {
-        let q = parse_meld_args(&[hand.to_string()])?;
+        let q = parse_meld_args(&[hand.to_string()])
+            .map_err(|f| bad_input(format!("--hand: {}", f.text)))?;
         let problem = pack_problem(rules, &q.cards);
         if let (Some(p), false) = (&problem, common.json) {
             out!("no laydown: {p}");
@@ -900,8 +908,10 @@ fn contract_cmd(
         ));
     }
     let mut queries = Vec::new();
-    for m in melds {
-        let q = parse_meld_args(std::slice::from_ref(m))?;
+    for (i, m) in melds.iter().enumerate() {
+        // Which meld argument is wrong, where there are several.
+        let q = parse_meld_args(std::slice::from_ref(m))
+            .map_err(|f| bad_input(format!("meld {} (`{}`): {}", i + 1, m.trim(), f.text)))?;
         queries.push(q);
     }
     let all: Vec<Card> = queries

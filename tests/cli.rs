@@ -1500,3 +1500,21 @@ fn rules_given_to_a_command_that_cannot_use_them_is_bad_input() {
     expect(0, &["--rules", "cap-it", "rules", "show"]);
     expect(0, &["score", "--rules", "six-to-ten", "KD"]);
 }
+
+/// A card that cannot be read is named with where it was given: which meld of several, the
+/// `--hand`, or the whole word of a declaration.
+#[test]
+fn an_unreadable_card_says_where_it_was_given() {
+    let out = expect(2, &["contract", "--round", "1", "4H 4D 4S", ""]);
+    assert!(
+        out.stderr.contains("meld 2 (``): no cards given"),
+        "{}",
+        out.stderr
+    );
+    let out = expect(2, &["contract", "--round", "1", "4H 4D 4S", "7Q"]);
+    assert!(out.stderr.contains("meld 2 (`7Q`)"), "{}", out.stderr);
+    let out = expect(2, &["contract", "--round", "1", "--hand", "4H XX"]);
+    assert!(out.stderr.starts_with("--hand: "), "{}", out.stderr);
+    let out = expect(2, &["meld", "9H", "=10H", "JH"]);
+    assert!(out.stderr.contains("in `=10H`"), "{}", out.stderr);
+}
