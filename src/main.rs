@@ -315,13 +315,21 @@ fn main() -> ExitCode {
     };
     let json = cli.common.json;
     decide_stderr_color(&cli.common);
-    let rules_given = matches.value_source("rules") == Some(clap::parser::ValueSource::CommandLine);
-    let checked = match ignored_rules(&cli.command) {
-        Some(why) if rules_given => Err(bad_input(format!(
-            "--rules {}: {why}; leave --rules out",
-            cli.common.rules
-        ))),
-        _ => run(cli),
+    let given = |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+    let ignored = [
+        (given("rules"), ignored_rules(&cli.command), "--rules"),
+        (
+            given("readings"),
+            ignored_readings(&cli.command),
+            "--reading",
+        ),
+        (given("json"), ignored_json(&cli.command), "--json"),
+    ]
+    .into_iter()
+    .find_map(|(given, why, option)| why.filter(|_| given).map(|why| (option, why)));
+    let checked = match ignored {
+        Some((option, why)) => Err(bad_input(format!("{option}: {why}; leave {option} out"))),
+        None => run(cli),
     };
     match checked {
         Ok(code) => ExitCode::from(code),
@@ -365,6 +373,33 @@ fn ignored_rules(command: &Command) -> Option<&'static str> {
         Command::Schema { .. } | Command::Completions { .. } | Command::Man => {
             Some("this command reads no rules")
         }
+    }
+}
+
+/// Why `command` has no use for `--reading`, where it has none.
+fn ignored_readings(command: &Command) -> Option<&'static str> {
+    match command {
+        Command::Disputes {
+            action: None | Some(DisputesAction::List),
+        } => Some("the list names every reading already"),
+        Command::Rules {
+            action: RulesAction::List,
+        } => Some("the list names the rule sets, not their readings"),
+        Command::Bench { .. } => Some("the workloads are Push's, with its own readings"),
+        Command::Explain { .. } => Some("an explanation covers every reading"),
+        Command::Schema { .. } | Command::Completions { .. } | Command::Man => {
+            Some("this command reads no rules")
+        }
+        _ => None,
+    }
+}
+
+/// Why `command` has no use for `--json`, where it has none.
+fn ignored_json(command: &Command) -> Option<&'static str> {
+    match command {
+        Command::Man => Some("a manual page is roff"),
+        Command::Completions { .. } => Some("a completion script is shell code"),
+        _ => None,
     }
 }
 

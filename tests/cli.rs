@@ -1454,7 +1454,8 @@ fn extends_goes_sixteen_files_deep_and_no_further() {
 }
 
 /// `--rules` is global, but a command that names its rules itself (or reads none) refuses it
-/// rather than ignoring it; the commands that read it take it before or after their name.
+/// rather than ignoring it; the commands that read it take it before or after their name. So do
+/// `--reading` and `--json` where a command has no use for them.
 #[test]
 fn rules_given_to_a_command_that_cannot_use_them_is_bad_input() {
     for args in [
@@ -1499,6 +1500,32 @@ fn rules_given_to_a_command_that_cannot_use_them_is_bad_input() {
     }
     expect(0, &["--rules", "cap-it", "rules", "show"]);
     expect(0, &["score", "--rules", "six-to-ten", "KD"]);
+    // The same for --reading and --json.
+    for (args, option) in [
+        (
+            &["--reading", "two-penalty-value=15", "disputes"][..],
+            "--reading",
+        ),
+        (
+            &["--reading", "two-penalty-value=15", "explain", "ties"],
+            "--reading",
+        ),
+        (
+            &["--reading", "two-penalty-value=15", "schema", "rules"],
+            "--reading",
+        ),
+        (&["--json", "man"], "--json"),
+        (&["--json", "completions", "bash"], "--json"),
+    ] {
+        let out = expect(2, args);
+        assert!(
+            out.stderr.contains(&format!("leave {option} out")),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    expect(0, &["--reading", "two-penalty-value=15", "score", "KD"]);
+    expect(0, &["--json", "schema", "rules"]);
 }
 
 /// A card that cannot be read is named with where it was given: which meld of several, the
