@@ -448,21 +448,14 @@ fn legal_lists_every_action_but_new_melds_and_longer_lay_offs() {
 fn a_start_message_keeps_the_readings_of_a_floating_meld() {
     use push_rummy::disputes::DisputeId;
     use push_rummy::game::{Game, MeldSpec, Stage};
-    use push_rummy::position::{Position, Rest, Start};
+    use push_rummy::position::{Position, Rest};
     use push_rummy::protocol::{game_from_start, start_message, table_meld_spec};
     use push_rummy::transcript::reading_text;
     use std::sync::Arc;
     let never = DisputeId::from_id("wild-declaration").expect("a dispute");
     let loaded = push_rummy::rules::load("push", &[(never, "never".to_string())]).expect("loads");
     let cards = |s: &str| push_rummy::card::parse_cards(s).expect("cards");
-    let start = Start {
-        players: 4,
-        dealer: 0,
-        round: 0,
-        seed: 1,
-        scores: Vec::new(),
-        decks: Vec::new(),
-    };
+    let start = first_deal_of_four();
     let pos = Position {
         hands: vec![cards("KC"), cards("6H JK QD"), cards("KD"), cards("KS")],
         rest: Rest::Stock,
@@ -557,18 +550,11 @@ fn impl_commands_split_into_words_as_bash_splits_them() {
 #[test]
 fn a_taken_card_may_already_be_in_a_meld() {
     use push_rummy::game::{Game, MeldSpec, Stage};
-    use push_rummy::position::{Place, Position, Rest, Start};
+    use push_rummy::position::{Place, Position, Rest};
     use std::sync::Arc;
     let rules = Arc::new(push_rummy::rules::load("push", &[]).expect("loads").rules);
     let cards = |s: &str| push_rummy::card::parse_cards(s).expect("cards");
-    let start = Start {
-        players: 4,
-        dealer: 0,
-        round: 0,
-        seed: 1,
-        scores: Vec::new(),
-        decks: Vec::new(),
-    };
+    let start = first_deal_of_four();
     let pos = |taken: &str| Position {
         hands: vec![cards("KC"), cards("4C"), cards("KD"), cards("KS")],
         rest: Rest::Stock,
@@ -591,4 +577,17 @@ fn a_taken_card_may_already_be_in_a_meld() {
     let e = Game::from_position(rules, &start, &pos("9C")).expect_err("nowhere near");
     assert_eq!(e.place, Place::Taken);
     assert!(e.message.contains("9C"), "{}", e.message);
+}
+
+/// Four players, dealer 0, the first deal, the generator seeded 1: the start of the hand-built
+/// positions above.
+fn first_deal_of_four() -> push_rummy::position::Start {
+    push_rummy::position::Start {
+        players: 4,
+        dealer: 0,
+        round: 0,
+        seed: 1,
+        scores: Vec::new(),
+        decks: Vec::new(),
+    }
 }
