@@ -460,14 +460,14 @@ fn keep_readings(game: &mut Game, readings: &[Option<Vec<String>>]) -> Result<()
         if wanted.is_empty() {
             return Err(bad(&f, "a meld keeps at least one reading"));
         }
-        if wanted.len() < texts.len() {
-            let kept = m
-                .interps
-                .iter()
-                .zip(&texts)
-                .filter(|(_, t)| wanted.contains(t))
-                .map(|(x, _)| x.clone())
-                .collect();
+        let kept: Vec<_> = m
+            .interps
+            .iter()
+            .zip(&texts)
+            .filter(|(_, t)| wanted.contains(t))
+            .map(|(x, _)| x.clone())
+            .collect();
+        if kept.len() < m.interps.len() {
             Arc::make_mut(&mut game.deal.table[i]).interps = kept;
         }
     }
