@@ -311,7 +311,30 @@ fn play_draws_the_table_of_every_deal_and_json_is_unchanged() {
         .map(|v| v.as_i64().unwrap())
         .collect();
     assert!(text.contains(&format!("totals {totals:?}")), "{totals:?}");
-    // Every event line of the JSON's events is in the text, in order (plain in a pipe).
+    // The draws, discards and pushes of the JSON's events are lines of the text, in order.
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let mut at = 0;
+    let mut seen = 0;
+    for e in data["events"].as_array().unwrap() {
+        let seat = &e["seat"];
+        let want = match e["event"].as_str().unwrap() {
+            "drew" => format!("seat {seat} draws {}", e["card"].as_str().unwrap()),
+            "discarded" => format!("seat {seat} discards {}", e["card"].as_str().unwrap()),
+            "pushed" => format!(
+                "seat {seat} pushes {} + ",
+                e["discard"].as_str().unwrap_or("nothing")
+            ),
+            _ => continue,
+        };
+        let found = lines[at..].iter().position(|l| l.starts_with(&want));
+        let Some(k) = found else {
+            panic!("`{want}` is not in the text after line {at}");
+        };
+        at += k + 1;
+        seen += 1;
+    }
+    assert!(seen > 20, "{seen} event lines");
+    // Plain in a pipe.
     assert!(!text.contains('\u{1b}'));
     let coloured = run(0, &["--color", "always", "play", "--seed", "5"]).stdout;
     assert_eq!(push_rummy::term::strip_ansi(&coloured), with_symbols(&text));

@@ -1,8 +1,10 @@
 //! Whole games by the built-in players: 10,000 seeded games under every built-in rule set and
 //! house variant, and games under every reading of every dispute (issue 3). After every action
 //! the engine's invariants hold (checked inside `apply` in this debug-assertion build: every card
-//! in exactly one place, totals equal to the hands' points), and every hand has the size the
-//! events so far imply — a model kept here, independent of the engine's bookkeeping.
+//! in exactly one place, the totals the sums of the points each hand recorded), and every hand has
+//! the size the events so far imply — a model kept here, independent of the engine's bookkeeping.
+//! How a hand is scored is not checked here: `engine_rules`, the worked examples and the
+//! quickcheck property in `properties.rs` score hands independently.
 //!
 //! One test per rule set, so the harness spreads them over the cores.
 

@@ -42,14 +42,47 @@ impl Drop for Tmp {
     }
 }
 
-/// Runs the binary; returns its output and how long it took.
+/// Runs the binary; returns its output and how long it took. A run past [`HANG`] is killed and
+/// fails the test there, so a hang fails rather than blocks.
 fn run(args: &[&str]) -> (Output, Duration) {
+    use std::io::Read as _;
     let started = Instant::now();
-    let out = Command::new(BIN)
+    let mut child = Command::new(BIN)
         .args(args)
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("push-rummy runs");
+    // Read both pipes while waiting, so a chatty child never blocks on a full pipe.
+    let mut out_pipe = child.stdout.take().expect("piped");
+    let mut err_pipe = child.stderr.take().expect("piped");
+    let out_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out_pipe.read_to_end(&mut v);
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err_pipe.read_to_end(&mut v);
+        v
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if started.elapsed() > HANG {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("push-rummy {args:?} still ran after {HANG:?}: killed");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let out = Output {
+        status,
+        stdout: out_reader.join().expect("reads"),
+        stderr: err_reader.join().expect("reads"),
+    };
     (out, started.elapsed())
 }
 

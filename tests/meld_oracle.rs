@@ -66,6 +66,40 @@ fn cards_strategy() -> impl Strategy<Value = Vec<Card>> {
         })
 }
 
+/// A run of 11 to 14 cards of one suit from any starting rank (past the king it goes on from the
+/// ace: a full line, both aces, or a turn of the corner), with up to two of its cards jokers: the
+/// lengths where `ace-both-ends`, `runs.wrap-around` and the longest run decide.
+fn long_run_strategy() -> impl Strategy<Value = Vec<Card>> {
+    (
+        1u8..=13,
+        11usize..=14,
+        0usize..4,
+        proptest::collection::vec(0usize..14, 0..=2),
+    )
+        .prop_map(|(start, n, suit, jokers)| {
+            let mut v: Vec<Card> = (0..n)
+                .map(|i| card(((usize::from(start) - 1 + i) % 13) as u8 + 1, suit))
+                .collect();
+            for j in jokers {
+                v[j % n] = Card::JOKER;
+            }
+            v
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    #[test]
+    fn long_runs_agree_with_brute_force(rules in rules_strategy(), cards in long_run_strategy()) {
+        prop_assume!(cards.iter().filter(|c| rules.is_wild(**c)).count() <= 4);
+        let fast = meld::interpret(&rules, &Query { cards: cards.clone(), ..Query::default() });
+        let slow = brute(&rules, &cards);
+        prop_assume!(!fast.truncated);
+        prop_assert_eq!(fast.interpretations, slow, "{}", push_rummy::card::format_cards(&cards));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
 
@@ -106,13 +140,14 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, max_global_rejects: 200_000, ..ProptestConfig::default() })]
 
     #[test]
-    fn one_card_extension_agrees_with_the_full_search(rules in rules_strategy(), cards in cards_strategy(), pick in 0usize..8, add in 0u8..54) {
+    fn one_card_extension_agrees_with_the_full_search(rules in rules_strategy(), cards in cards_strategy(), pick in 0usize..8, add in 0u8..54, any in 0usize..push_rummy::card::KINDS) {
         prop_assume!(cards.iter().filter(|c| rules.is_wild(**c)).count() <= 4);
         let v = meld::interpret(&rules, &Query { cards: cards.clone(), ..Query::default() });
         prop_assume!(v.is_valid());
         let old = &v.interpretations[pick % v.interpretations.len()];
         let card = if add < 27 {
-            Card::from_index(usize::from(add) % push_rummy::card::KINDS).unwrap()
+            // Any card of the pack, the joker included.
+            Card::from_index(any).unwrap()
         } else {
             // A card next to the meld, so that most tries extend it.
             let edge = if add % 2 == 0 { old.roles.first() } else { old.roles.last() };

@@ -773,7 +773,7 @@ fn a_reading_argument_is_checked_against_the_register() {
 }
 
 /// `check_invariants` finds each broken invariant: a card lost, a card doubled, a table meld
-/// without an interpretation, totals that are not the sum of the hands' points.
+/// without an interpretation, totals that are not the sum of the points each hand recorded.
 #[test]
 fn the_invariant_check_finds_each_broken_invariant() {
     let rules = Arc::new(rules_of("push", &[]));

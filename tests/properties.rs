@@ -175,7 +175,15 @@ proptest! {
 fn hands_at_hand_end(before: &Game, events: &[Event]) -> Option<(Vec<Counts>, usize)> {
     let mut hands = before.deal.hands.clone();
     for (i, e) in events.iter().enumerate() {
-        let h = |hands: &mut Vec<Counts>, s: u8| usize::from(s).min(hands.len() - 1);
+        let h = |hands: &mut Vec<Counts>, s: u8| {
+            let s = usize::from(s);
+            assert!(
+                s < hands.len(),
+                "event {i} names seat {s} of {}",
+                hands.len()
+            );
+            s
+        };
         match e {
             Event::TookDiscard { seat, card } | Event::Drew { seat, card } => {
                 let s = h(&mut hands, *seat);
