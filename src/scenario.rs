@@ -205,17 +205,17 @@ fn join(path: &str, key: &str) -> String {
 }
 
 impl Ctx {
-    /// Where `word` stands in `node`'s value, searched on the node's line from `*from` (a
-    /// character column, 1-based; moved past the word when found): so a problem with one card of
-    /// a list, or one word of an action, is marked at that word rather than at the start of the
-    /// value. The node's own place where the word is not on that line (a value over several
-    /// lines, an escape).
-    fn word_at(&self, node: &Node, word: &str, from: &mut u32) -> Pos {
+    /// Where `word` stands in `node`'s value, searched on the node's line from character `skip`
+    /// of the value on (the word's place within the value; quotes before it move it further), so
+    /// that a problem with one card of a list, or one word of an action, is marked at that word
+    /// rather than at the start of the value. The node's own place where the word is not on that
+    /// line (a value over several lines, an escape). Asked only for a word found wrong.
+    fn word_at(&self, node: &Node, word: &str, skip: usize) -> Pos {
         let line = self
             .source
             .lines()
             .nth(node.pos.line.saturating_sub(1) as usize);
-        let start = (*from).max(node.pos.column).saturating_sub(1) as usize;
+        let start = (node.pos.column.saturating_sub(1) as usize).saturating_add(skip);
         let found = line.and_then(|l| {
             let chars: Vec<char> = l.chars().collect();
             let w: Vec<char> = word.chars().collect();
@@ -225,14 +225,10 @@ impl Ctx {
             (start..=chars.len().saturating_sub(w.len())).find(|&i| chars[i..i + w.len()] == w[..])
         });
         match found {
-            Some(i) => {
-                let column = u32::try_from(i + 1).unwrap_or(u32::MAX);
-                *from = column.saturating_add(u32::try_from(word.chars().count()).unwrap_or(0));
-                Pos {
-                    line: node.pos.line,
-                    column,
-                }
-            }
+            Some(i) => Pos {
+                line: node.pos.line,
+                column: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            },
             None => node.pos,
         }
     }
@@ -357,19 +353,30 @@ impl Ctx {
 
     /// Cards as a string (`"9H 10S JK"`) or a list of card strings; `none` or `[]` for none.
     fn cards(&mut self, node: &Node, path: &str) -> Option<Vec<Card>> {
-        let words: Vec<(String, &Node)> = match &node.value {
+        // Each word with its node and, in a text, where it starts within the text (in bytes).
+        let text = match &node.value {
+            Value::Str(s) => s.as_str(),
+            _ => "",
+        };
+        let words: Vec<(String, &Node, usize)> = match &node.value {
             Value::Null => return Some(Vec::new()),
             Value::Str(s) if s.trim().eq_ignore_ascii_case("none") => return Some(Vec::new()),
             Value::Str(s) => s
                 .split(|c: char| c.is_whitespace() || c == ',')
                 .filter(|t| !t.is_empty())
-                .map(|t| (t.to_string(), node))
+                .map(|t| {
+                    (
+                        t.to_string(),
+                        node,
+                        t.as_ptr() as usize - s.as_ptr() as usize,
+                    )
+                })
                 .collect(),
             Value::Seq(items) => {
                 let mut v = Vec::new();
                 for (i, it) in items.iter().enumerate() {
                     match it.scalar_text() {
-                        Some(s) => v.push((s, it)),
+                        Some(s) => v.push((s, it, 0)),
                         None => {
                             self.err(
                                 it,
@@ -409,17 +416,16 @@ impl Ctx {
         }
         let mut out = Vec::new();
         let mut ok = true;
-        // Cards written as one text: each word's own column, for marking a bad one.
-        let mut from = node.pos.column;
-        for (w, at) in words {
-            let pos = if std::ptr::eq(at, node) {
-                self.word_at(node, &w, &mut from)
-            } else {
-                at.pos
-            };
+        for (w, at, offset) in words {
             match w.parse::<Card>() {
                 Ok(c) => out.push(c),
                 Err(e) => {
+                    // A bad word of a text is marked where it stands in the text.
+                    let pos = if std::ptr::eq(at, node) {
+                        self.word_at(node, &w, text[..offset].chars().count())
+                    } else {
+                        at.pos
+                    };
                     self.diags
                         .push(Diagnostic::new(&self.file, pos, path, e.to_string()));
                     ok = false;
@@ -1241,13 +1247,11 @@ fn decode_step(cx: &mut Ctx, node: &Node, index: usize, players: u8) -> Option<S
                 None => Some(a),
             },
             Err(e) => {
-                let text = clip(&text);
                 // Mark the word the reader stumbled on, where it names one (`11D`).
-                let mut from = v.pos.column;
-                let pos = e
-                    .split('`')
-                    .nth(1)
-                    .map_or(v.pos, |word| cx.word_at(v, word, &mut from));
+                let pos = e.split('`').nth(1).map_or(v.pos, |word| {
+                    cx.word_at(v, word, text.find(word).map_or(0, |b| text[..b].chars().count()))
+                });
+                let text = clip(&text);
                 cx.diags.push(
                     Diagnostic::new(&cx.file, pos, &p, format!("cannot read the action `{text}`: {e}"))
                         .with_hint("actions: take-discard, push, draw-stock, meld [..], lay-off N [..], rescue N CARD for WILD, discard CARD, end-turn"),
