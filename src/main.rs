@@ -52,6 +52,10 @@ struct Common {
     /// Rule set: a built-in name (push, cap-it, six-to-ten, source-000…003, club-marathon) or a path.
     #[arg(long, global = true, default_value = "push", value_name = "NAME|PATH")]
     rules: String,
+    /// Whether `--rules` was given on the command line rather than taken by default (`serve`
+    /// replaces the harness's rules only then); set from clap's matches after parsing.
+    #[arg(skip)]
+    rules_given: bool,
     /// Apply a dispute reading on top of the rules (repeatable), e.g. two-penalty-value=15.
     #[arg(long = "reading", global = true, value_name = "ID=READING")]
     readings: Vec<String>,
@@ -305,7 +309,7 @@ fn main() -> ExitCode {
     let parsed = Cli::command()
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m).map(|c| (c, m)));
-    let (cli, matches) = match parsed {
+    let (mut cli, matches) = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -316,18 +320,13 @@ fn main() -> ExitCode {
     let json = cli.common.json;
     decide_stderr_color(&cli.common);
     let given = |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
-    let ignored = [
-        (given("rules"), ignored_rules(&cli.command), "--rules"),
-        (
-            given("readings"),
-            ignored_readings(&cli.command),
-            "--reading",
-        ),
-        (given("json"), ignored_json(&cli.command), "--json"),
-    ]
-    .into_iter()
-    .find_map(|(given, why, option)| why.filter(|_| given).map(|why| (option, why)));
-    let checked = match ignored {
+    cli.common.rules_given = given("rules");
+    let unused = GLOBALS.iter().find_map(|&(id, option)| {
+        ignored(&cli.command, option)
+            .filter(|_| given(id))
+            .map(|why| (option, why))
+    });
+    let checked = match unused {
         Some((option, why)) => Err(bad_input(format!("{option}: {why}; leave {option} out"))),
         None => run(cli),
     };
@@ -349,56 +348,55 @@ fn main() -> ExitCode {
     }
 }
 
-/// Why `command` has no use for `--rules`, where it has none: a global option given to a command
-/// that would silently ignore it is refused instead.
-fn ignored_rules(command: &Command) -> Option<&'static str> {
-    match command {
-        Command::Meld { .. }
-        | Command::Contract { .. }
-        | Command::Score { .. }
-        | Command::Serve
-        | Command::Play { .. }
-        | Command::Rules {
-            action: RulesAction::Show { name: None },
-        } => None,
-        Command::Conform(args) if args.random.is_some() => None,
-        Command::Replay { .. } => Some("a scenario names its own rules"),
-        Command::Conform(_) => Some("each scenario names its own rules (--rules is for --random)"),
-        Command::Rules { .. } => Some("this rules command names its rule sets itself"),
-        Command::Disputes { .. } => {
+/// The global options a command may be given without using them (clap's id, the option), in
+/// the order checked.
+const GLOBALS: [(&str, &str); 3] = [
+    ("rules", "--rules"),
+    ("readings", "--reading"),
+    ("json", "--json"),
+];
+
+/// Why `command` has no use for the global `option` (`--rules`, `--reading` or `--json`), where
+/// it has none: such an option is refused rather than silently ignored.
+fn ignored(command: &Command, option: &str) -> Option<&'static str> {
+    use Command as C;
+    match (command, option) {
+        (C::Man, "--json") => Some("a manual page is roff"),
+        (C::Completions { .. }, "--json") => Some("a completion script is shell code"),
+        (_, "--json") => None,
+        (C::Schema { .. } | C::Completions { .. } | C::Man, _) => {
+            Some("this command reads no rules")
+        }
+        (C::Bench { .. }, "--rules") => Some("the workloads are Push's"),
+        (C::Bench { .. }, _) => Some("the workloads are Push's, with its own readings"),
+        (C::Explain { .. }, "--rules") => Some("an explanation covers every game"),
+        (C::Explain { .. }, _) => Some("an explanation covers every reading"),
+        (C::Replay { .. }, "--rules") => Some("a scenario names its own rules"),
+        (C::Conform(args), "--rules") if args.random.is_none() => {
+            Some("each scenario names its own rules (--rules is for --random)")
+        }
+        (
+            C::Rules {
+                action: RulesAction::List,
+            },
+            "--reading",
+        ) => Some("the list names the rule sets, not their readings"),
+        (
+            C::Rules {
+                action: RulesAction::Show { name: None },
+            },
+            _,
+        ) => None,
+        (C::Rules { .. }, "--rules") => Some("this rules command names its rule sets itself"),
+        (
+            C::Disputes {
+                action: None | Some(DisputesAction::List),
+            },
+            "--reading",
+        ) => Some("the list names every reading already"),
+        (C::Disputes { .. }, "--rules") => {
             Some("the register covers every game, and a scenario names its own rules")
         }
-        Command::Bench { .. } => Some("the workloads are Push's"),
-        Command::Explain { .. } => Some("an explanation covers every game"),
-        Command::Schema { .. } | Command::Completions { .. } | Command::Man => {
-            Some("this command reads no rules")
-        }
-    }
-}
-
-/// Why `command` has no use for `--reading`, where it has none.
-fn ignored_readings(command: &Command) -> Option<&'static str> {
-    match command {
-        Command::Disputes {
-            action: None | Some(DisputesAction::List),
-        } => Some("the list names every reading already"),
-        Command::Rules {
-            action: RulesAction::List,
-        } => Some("the list names the rule sets, not their readings"),
-        Command::Bench { .. } => Some("the workloads are Push's, with its own readings"),
-        Command::Explain { .. } => Some("an explanation covers every reading"),
-        Command::Schema { .. } | Command::Completions { .. } | Command::Man => {
-            Some("this command reads no rules")
-        }
-        _ => None,
-    }
-}
-
-/// Why `command` has no use for `--json`, where it has none.
-fn ignored_json(command: &Command) -> Option<&'static str> {
-    match command {
-        Command::Man => Some("a manual page is roff"),
-        Command::Completions { .. } => Some("a completion script is shell code"),
         _ => None,
     }
 }
@@ -1606,8 +1604,7 @@ fn serve_cmd(common: &Common) -> Result<u8, Failure> {
     let r = readings(common)?;
     // `--rules` replaces the harness's rules only when given on the command line (it has a
     // default for the other commands).
-    let given = std::env::args().any(|a| a == "--rules" || a.starts_with("--rules="));
-    let fixed = if given {
+    let fixed = if common.rules_given {
         Some(load_rules(common, &common.rules)?)
     } else {
         None

@@ -1501,6 +1501,9 @@ fn rules_given_to_a_command_that_cannot_use_them_is_bad_input() {
     }
     expect(0, &["--rules", "cap-it", "rules", "show"]);
     expect(0, &["score", "--rules", "six-to-ten", "KD"]);
+    // `serve` loads `--rules` when given (they must load), and starts without it.
+    expect(2, &["serve", "--rules", "no-such-rules"]);
+    expect(0, &["serve"]);
     // The same for --reading and --json.
     for (args, option) in [
         (
