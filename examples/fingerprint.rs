@@ -49,7 +49,7 @@ fn main() {
         let rules = load(name, &[]).expect("a built-in loads").rules;
         fingerprint(&rules, 100, name);
     }
-    for game in ["push", "cap-it", "six-to-ten"] {
+    for game in push_rummy::rules::GAMES {
         let base = load(game, &[]).expect("a built-in loads").rules;
         for id in DisputeId::ALL {
             for name in id.reading_names() {

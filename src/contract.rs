@@ -1576,7 +1576,7 @@ mod tests {
         // Under both readings of same-rank-sets: where sets may not share a rank, the set check
         // gives each set a rank of its own.
         let same_rank = crate::disputes::DisputeId::SameRankSets;
-        for (name, reading) in ["push", "cap-it", "six-to-ten"]
+        for (name, reading) in crate::rules::GAMES
             .into_iter()
             .flat_map(|n| [(n, "allowed"), (n, "forbidden")])
         {
@@ -2039,7 +2039,7 @@ mod tests {
 
     #[test]
     fn the_longest_run_five_runs_and_a_shared_ace_are_judged() {
-        for name in ["push", "cap-it", "six-to-ten"] {
+        for name in crate::rules::GAMES {
             let rules = load(name, &[]).unwrap().rules;
             // A run as long as the rank line allows, from a hand holding every rank of a suit.
             let longest = vec![run(u8::try_from(rules.max_run()).unwrap())];

@@ -112,7 +112,7 @@ mod register_tests {
             assert_eq!(e.id, id.id());
             let names: Vec<&str> = e.readings.iter().map(|x| x.name.as_str()).collect();
             assert_eq!(names, id.reading_names());
-            for game in ["push", "cap-it", "six-to-ten"] {
+            for game in crate::rules::GAMES {
                 let d = e
                     .defaults
                     .get(game)
@@ -124,7 +124,7 @@ mod register_tests {
 
     #[test]
     fn built_in_games_use_the_register_defaults() {
-        for game in ["push", "cap-it", "six-to-ten"] {
+        for game in crate::rules::GAMES {
             let rules = crate::rules::load(game, &[]).unwrap().rules;
             for e in &register::get().disputes {
                 let id = DisputeId::from_id(&e.id).unwrap();

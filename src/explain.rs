@@ -324,7 +324,7 @@ fn scenarios_where(suite: &Path, word: &str, hit: impl Fn(&Node) -> bool) -> Vec
 
 /// What each built-in game's file says of the rule `path`.
 fn citations(path: &str) -> Vec<RuleCitation> {
-    ["push", "cap-it", "six-to-ten"]
+    crate::rules::GAMES
         .into_iter()
         .filter_map(|game| {
             let loaded = crate::rules::load(game, &[]).ok()?;

@@ -1401,7 +1401,7 @@ mod tests {
     #[test]
     fn extenders_is_may_extend_for_every_card() {
         let mut variants = Vec::new();
-        for game in ["push", "cap-it", "six-to-ten"] {
+        for game in crate::rules::GAMES {
             let base = load(game, &[]).unwrap().rules;
             variants.push(base.clone());
             let mut any = base.clone();

@@ -13,6 +13,10 @@ use crate::yaml::{self, Pos};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The built-in games, the first rule sets of [`BUILT_IN`] (the others are house presets that
+/// extend them).
+pub const GAMES: [&str; 3] = ["push", "cap-it", "six-to-ten"];
+
 /// The rule sets embedded in the binary, by name, with their file in the repository.
 pub const BUILT_IN: &[(&str, &str, &str)] = &[
     ("push", "spec/push.yaml", include_str!("../spec/push.yaml")),
@@ -1060,6 +1064,18 @@ mod tests {
         assert_eq!(normalize(Path::new("./spec/./push.yaml")), "spec/push.yaml");
         // A `..` with nothing before it to fold stays.
         assert_eq!(normalize(Path::new("../../x.yaml")), "../../x.yaml");
+    }
+
+    /// The games are the first built-in rule sets, and extend nothing; every other built-in
+    /// extends one of them.
+    #[test]
+    fn the_games_lead_the_built_ins_and_the_presets_extend_them() {
+        let names: Vec<&str> = BUILT_IN.iter().map(|(n, _, _)| *n).collect();
+        assert_eq!(names[..GAMES.len()], GAMES);
+        for (name, _, _) in BUILT_IN {
+            let chain = load(name, &[]).unwrap().chain;
+            assert_eq!(chain.len() == 1, GAMES.contains(name), "{name}: {chain:?}");
+        }
     }
 
     #[test]

@@ -170,7 +170,7 @@ fn random_players_alone_play_every_built_in_to_the_end() {
 
 #[test]
 fn every_reading_of_every_dispute_plays_to_the_end() {
-    for game in ["push", "cap-it", "six-to-ten"] {
+    for game in push_rummy::rules::GAMES {
         let base = load(game, &[]).unwrap().rules;
         for id in DisputeId::ALL {
             for name in id.reading_names() {
