@@ -16,6 +16,7 @@ use crate::meld;
 use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::spec::{Component, MeldKind};
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// A built-in player.
@@ -118,21 +119,28 @@ impl Trial for Commit<'_> {
 /// Its last laydown search: it takes the discard when the hand with it meets the contract, and
 /// then lays that hand down, the same search asked once.
 ///
-/// And what it has learnt about each table meld: which cards have a lay-off form there. A meld
-/// that changes is a new `Arc` on the table, and the entry holds its own clone of the `Arc`, so
-/// the same pointer is the same meld.
+/// And what it has learnt about each table meld: which cards have a lay-off form there. An entry
+/// keeps the meld's stamp ([`TableMeld::stamp`]): the same stamp is the same meld, unchanged.
 #[derive(Default)]
 struct Memo {
-    last: Option<(Vec<Component>, Counts, Option<contract::Laydown>)>,
+    last: Option<Last>,
     table: Vec<MeldFits>,
     /// Per seat and melds searched for, the last hand in which the search failed.
     failed: Vec<(u8, Vec<Component>, Counts)>,
 }
 
+/// The greedy player's last laydown search: the melds searched for, the hand, the answer. Kept in
+/// place from one search to the next (no allocation per search), the answer shared.
+struct Last {
+    comps: Vec<Component>,
+    hand: Counts,
+    found: Option<Rc<contract::Laydown>>,
+}
+
 /// The cards that have a lay-off form on one table meld (`Game::lay_off_forms` non-empty), as far
 /// as they have been asked, as masks by [`Card::index`].
 struct MeldFits {
-    meld: Arc<TableMeld>,
+    stamp: u64,
     /// The cards outside `meld::extenders` of every interpretation have no form: not asked.
     candidates: u64,
     /// The natural cards its wilds stand for: without one of them in hand, no rescue here.
@@ -154,7 +162,7 @@ impl Memo {
     fn sync_table(&mut self, game: &Game) {
         let table = &game.deal.table;
         let fresh = |tm: &Arc<TableMeld>| MeldFits {
-            meld: Arc::clone(tm),
+            stamp: tm.stamp(),
             candidates: tm
                 .interps
                 .iter()
@@ -166,7 +174,7 @@ impl Memo {
         if self.table.len() == table.len() {
             // A lay-off or rescue replaces one meld where it stands.
             for (e, tm) in self.table.iter_mut().zip(table) {
-                if !Arc::ptr_eq(&e.meld, tm) {
+                if e.stamp != tm.stamp() {
                     *e = fresh(tm);
                 }
             }
@@ -176,12 +184,10 @@ impl Memo {
         let mut old = std::mem::take(&mut self.table);
         self.table = table
             .iter()
-            .map(
-                |tm| match old.iter().position(|e| Arc::ptr_eq(&e.meld, tm)) {
-                    Some(i) => old.swap_remove(i),
-                    None => fresh(tm),
-                },
-            )
+            .map(|tm| match old.iter().position(|e| e.stamp == tm.stamp()) {
+                Some(i) => old.swap_remove(i),
+                None => fresh(tm),
+            })
             .collect();
     }
 }
@@ -194,12 +200,12 @@ impl Memo {
         seat: u8,
         comps: &[Component],
         hand: &Counts,
-    ) -> Option<contract::Laydown> {
-        if let Some((c, h, found)) = &self.last
-            && c.as_slice() == comps
-            && h == hand
+    ) -> Option<Rc<contract::Laydown>> {
+        if let Some(last) = &self.last
+            && last.comps == comps
+            && last.hand == *hand
         {
-            return found.clone();
+            return last.found.clone();
         }
         // A laydown only grows with the hand: where this seat's last search for these melds
         // failed, one now needs a meld holding a card it has gained since.
@@ -220,14 +226,28 @@ impl Memo {
                 return None;
             }
         }
-        let found = contract::laydown(&game.rules, comps, hand);
+        let found = contract::laydown(&game.rules, comps, hand).map(Rc::new);
         if found.is_none() {
             match failed {
                 Some(i) => self.failed[i].2 = hand.clone(),
                 None => self.failed.push((seat, comps.to_vec(), hand.clone())),
             }
         }
-        self.last = Some((comps.to_vec(), hand.clone(), found.clone()));
+        match &mut self.last {
+            Some(last) => {
+                last.comps.clear();
+                last.comps.extend_from_slice(comps);
+                last.hand.clone_from(hand);
+                last.found.clone_from(&found);
+            }
+            None => {
+                self.last = Some(Last {
+                    comps: comps.to_vec(),
+                    hand: hand.clone(),
+                    found: found.clone(),
+                });
+            }
+        }
         found
     }
 }

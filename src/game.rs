@@ -275,12 +275,58 @@ pub enum Event {
 }
 
 /// A meld on the table.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct TableMeld {
     pub owner: u8,
     pub cards: Vec<Card>,
     /// Every interpretation still possible: exactly one unless wilds float (`wild-declaration=never`).
     pub interps: Vec<Interpretation>,
+    /// Which state of a meld this is: a number no other meld, and no other state of this one,
+    /// has had in this process ([`TableMeld::restamp`]). A player that remembers what it learnt
+    /// about a meld keeps its stamp and knows the meld unchanged while the stamp is the same.
+    /// Not part of what a meld is: equality and `Debug` leave it out.
+    stamp: u64,
+}
+
+/// The next stamp of [`TableMeld`]: process-wide, so melds made on different threads differ too.
+static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+impl TableMeld {
+    pub fn new(owner: u8, cards: Vec<Card>, interps: Vec<Interpretation>) -> TableMeld {
+        TableMeld {
+            owner,
+            cards,
+            interps,
+            stamp: STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        }
+    }
+
+    pub fn stamp(&self) -> u64 {
+        self.stamp
+    }
+
+    /// A new stamp, for a meld changed in place: whoever changes its fields calls this.
+    pub fn restamp(&mut self) {
+        self.stamp = STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl PartialEq for TableMeld {
+    fn eq(&self, other: &TableMeld) -> bool {
+        (self.owner, &self.cards, &self.interps) == (other.owner, &other.cards, &other.interps)
+    }
+}
+
+impl Eq for TableMeld {}
+
+impl fmt::Debug for TableMeld {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TableMeld")
+            .field("owner", &self.owner)
+            .field("cards", &self.cards)
+            .field("interps", &self.interps)
+            .finish()
+    }
 }
 
 /// Where a turn stands.
@@ -1115,11 +1161,9 @@ impl Game {
                 cards: cards.clone(),
                 contract: c,
             });
-            self.deal.table.push(Arc::new(TableMeld {
-                owner: seat,
-                cards,
-                interps: i,
-            }));
+            self.deal
+                .table
+                .push(Arc::new(TableMeld::new(seat, cards, i)));
         }
         self.deal.table_progress = true;
         self.after_table_play(seat, events)
@@ -1135,7 +1179,8 @@ impl Game {
         Ok(())
     }
 
-    /// Checks a lay-off in full without changing anything, and returns the meld it makes.
+    /// Checks a lay-off in full without changing anything, and returns the interpretations the
+    /// meld keeps.
     #[allow(clippy::too_many_arguments)]
     fn plan_lay_off(
         &self,
@@ -1145,7 +1190,7 @@ impl Game {
         declared: &[(Card, Target)],
         join: Option<usize>,
         must_use: Option<Card>,
-    ) -> Result<TableMeld, Illegal> {
+    ) -> Result<Vec<Interpretation>, Illegal> {
         self.may_play_freely(seat, "lay-off")?;
         if let Some(w) = must_use
             && !cards.contains(&w)
@@ -1243,13 +1288,7 @@ impl Game {
         if self.deal.hands[usize::from(seat)].len() == cards.len() {
             self.may_go_out_on_the_table()?;
         }
-        let mut cards = combined();
-        cards.sort();
-        Ok(TableMeld {
-            owner: old.owner,
-            cards,
-            interps: keep,
-        })
+        Ok(keep)
     }
 
     /// A lay-off: checked in full first, so a refused one changes nothing (no copy needed).
@@ -1264,9 +1303,17 @@ impl Game {
         must_use: Option<Card>,
         events: &mut Vec<Event>,
     ) -> Result<(), Illegal> {
-        let made = self.plan_lay_off(seat, target, cards, declared, join, must_use)?;
+        let keep = self.plan_lay_off(seat, target, cards, declared, join, must_use)?;
         self.take_cards(seat, cards)?;
-        self.deal.table[target] = Arc::new(made);
+        // The meld changes in place (a copy only where another game shares it): its cards are
+        // the old meld's, the new ones and the joined meld's, sorted.
+        let joined = join.map_or_else(Vec::new, |j| self.deal.table[j].cards.clone());
+        let made = Arc::make_mut(&mut self.deal.table[target]);
+        made.cards.extend_from_slice(cards);
+        made.cards.extend_from_slice(&joined);
+        made.cards.sort_unstable();
+        made.interps = keep;
+        made.restamp();
         // After a join the other run leaves the table: melds numbered above it move down by one,
         // and the event names the joined run by its number after the move.
         let mut at = target;
@@ -1389,11 +1436,7 @@ impl Game {
             });
         }
         cards.sort();
-        self.deal.table[target] = Arc::new(TableMeld {
-            owner: old.owner,
-            cards,
-            interps: keep,
-        });
+        self.deal.table[target] = Arc::new(TableMeld::new(old.owner, cards, keep));
         self.deal.hands[usize::from(seat)].add(wild);
         events.push(Event::Rescued {
             seat,

@@ -15,6 +15,7 @@ use crate::disputes::reading as rd;
 use crate::game::{Action, Game, MeldSpec, Stage};
 use crate::meld::{self, Interpretation, Query, Target};
 use crate::spec::{Component, MeldKind};
+use std::rc::Rc;
 
 impl Game {
     fn accepts_now(&self, a: &Action) -> bool {
@@ -371,15 +372,14 @@ impl Game {
     /// The candidates of [`Game::meld_options`] before `apply` has judged them: the contract
     /// laydown the search finds, or after the contract one run and one set, each declared.
     pub fn meld_candidates(&self) -> Vec<Action> {
-        self.meld_candidates_from(&mut |comps, hand| contract::laydown(&self.rules, comps, hand))
+        self.meld_candidates_from(&mut |comps, hand| {
+            contract::laydown(&self.rules, comps, hand).map(Rc::new)
+        })
     }
 
     /// [`Game::meld_candidates`] with the laydown search supplied by the caller (a player that
     /// remembers an answer it already has); `search` must answer as [`contract::laydown`].
-    pub fn meld_candidates_from(
-        &self,
-        search: &mut dyn FnMut(&[Component], &Counts) -> Option<contract::Laydown>,
-    ) -> Vec<Action> {
+    pub fn meld_candidates_from(&self, search: &mut LaydownSearch) -> Vec<Action> {
         (0..MELD_CANDIDATES)
             .filter_map(|k| self.meld_candidate(k, search))
             .collect()
@@ -388,11 +388,7 @@ impl Game {
     /// The `k`-th candidate of [`Game::meld_candidates_from`] (0: the contract, or after it a
     /// run; 1: after the contract, a set; `k < MELD_CANDIDATES`), searched for only when asked: a
     /// player that melds the first need not search for the second.
-    pub fn meld_candidate(
-        &self,
-        k: usize,
-        search: &mut dyn FnMut(&[Component], &Counts) -> Option<contract::Laydown>,
-    ) -> Option<Action> {
+    pub fn meld_candidate(&self, k: usize, search: &mut LaydownSearch) -> Option<Action> {
         if self.is_over() || self.deal.stage != Stage::Play {
             return None;
         }
@@ -467,6 +463,10 @@ impl Game {
         }
     }
 }
+
+/// A laydown search as [`Game::meld_candidate`] asks it: [`contract::laydown`], or a caller's
+/// memory of its answers (shared, so a remembered answer is not copied).
+pub type LaydownSearch<'a> = dyn FnMut(&[Component], &Counts) -> Option<Rc<contract::Laydown>> + 'a;
 
 /// How many candidates [`Game::meld_candidate`] numbers: the contract, or a run and a set.
 pub const MELD_CANDIDATES: usize = 2;

@@ -353,11 +353,11 @@ impl Game {
             }
             let mut cards = spec.cards.clone();
             cards.sort();
-            table.push(Arc::new(TableMeld {
-                owner: *owner,
+            table.push(Arc::new(TableMeld::new(
+                *owner,
                 cards,
-                interps: verdict.interpretations,
-            }));
+                verdict.interpretations,
+            )));
         }
         // The rest of the pack, in canonical order.
         let mut placed: Vec<(String, Vec<Card>)> = Vec::new();

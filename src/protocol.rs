@@ -468,7 +468,9 @@ fn keep_readings(game: &mut Game, readings: &[Option<Vec<String>>]) -> Result<()
             .map(|(x, _)| x.clone())
             .collect();
         if kept.len() < m.interps.len() {
-            Arc::make_mut(&mut game.deal.table[i]).interps = kept;
+            let m = Arc::make_mut(&mut game.deal.table[i]);
+            m.interps = kept;
+            m.restamp();
         }
     }
     Ok(())

@@ -150,11 +150,11 @@ fn rig(g: &mut Game, p: Pos) {
             );
         }
         v.sort();
-        table.push(std::sync::Arc::new(TableMeld {
-            owner: *owner,
-            cards: v,
-            interps: verdict.interpretations,
-        }));
+        table.push(std::sync::Arc::new(TableMeld::new(
+            *owner,
+            v,
+            verdict.interpretations,
+        )));
     }
     let discard = cards(p.discard);
     take(&discard);
@@ -1135,6 +1135,8 @@ fn lay_off__extends_a_run_at_either_end_but_not_past_a_gap() {
             ..Pos::default()
         },
     );
+    let before = g.clone();
+    let stamps = |g: &Game| -> Vec<u64> { g.deal.table.iter().map(|m| m.stamp()).collect() };
     let ev = ok(&mut g, 1, lay_off(0, "4S"));
     assert_eq!(
         ev,
@@ -1145,10 +1147,32 @@ fn lay_off__extends_a_run_at_either_end_but_not_past_a_gap() {
             joined: None
         }]
     );
+    // The meld changes in place in this game only: a copy taken before keeps the old one.
+    assert_eq!(before.deal.table[0].cards, sorted("5S 6S 7S"));
+    assert_eq!(g.deal.table[0].cards, sorted("4S 5S 6S 7S"));
+    // A changed meld has a new stamp (what the greedy player's memory goes by), the others keep
+    // theirs; equality is about the meld, not its stamp.
+    let (old, new) = (stamps(&before), stamps(&g));
+    assert_ne!(old[0], new[0]);
+    assert_eq!(old[1], new[1]);
+    let mut restamped = (*g.deal.table[1]).clone();
+    restamped.restamp();
+    assert_ne!(restamped.stamp(), g.deal.table[1].stamp());
+    assert_eq!(restamped, *g.deal.table[1]);
+    assert_ne!(*before.deal.table[0], *g.deal.table[0]);
+    // Nor does `Debug` show it: the same text for the same meld, in any run.
+    let text = format!("{restamped:?}");
+    assert_eq!(text, format!("{:?}", g.deal.table[1]));
+    assert!(
+        text.contains("owner: 1") && text.contains("interps"),
+        "{text}"
+    );
     ok(&mut g, 1, lay_off(0, "8S"));
     assert_eq!(g.deal.table[0].cards, sorted("4S 5S 6S 7S 8S"));
+    let kept = stamps(&g);
     rejected(&mut g, 1, lay_off(0, "10S"), Reason::InvalidLayOff);
     rejected(&mut g, 1, lay_off(5, "10S"), Reason::NoSuchMeld);
+    assert_eq!(stamps(&g), kept, "a refused lay-off changes no meld");
     assert_hand(&g, 1, "10S KC");
 }
 

@@ -792,11 +792,13 @@ fn the_invariant_check_finds_each_broken_invariant() {
     assert!(panics(totals), "totals off");
     // A meld of no cards keeps the cards conserved; it has no interpretation either.
     let mut bare = game;
-    bare.deal.table.push(Arc::new(push_rummy::game::TableMeld {
-        owner: 0,
-        cards: vec![],
-        interps: vec![],
-    }));
+    bare.deal
+        .table
+        .push(Arc::new(push_rummy::game::TableMeld::new(
+            0,
+            vec![],
+            vec![],
+        )));
     assert!(panics(bare), "a meld without an interpretation");
 }
 
