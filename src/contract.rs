@@ -478,6 +478,10 @@ fn may_meet(
         } else {
             p.pow(u32::try_from(r).unwrap_or(u32::MAX))
         };
+        // Two runs in one pool, where the bound above lets the hand through: they can hold at
+        // most what the best pair of windows holds, a place twice only where the pool has two
+        // cards for it (`pair_naturals`). Asked last and only then, once per pool.
+        let mut pairs = [None::<Option<usize>>; 4];
         'runs: for code in 0..codes {
             let mut size = [0usize; 4];
             let mut avail = [0usize; 4];
@@ -496,10 +500,32 @@ fn may_meet(
                 size[pool] += run_sizes[i];
                 avail[pool] += b;
             }
-            let cost: usize = (0..p)
-                .map(|q| size[q] - avail[q].min(pool_totals[q]).min(size[q]))
-                .sum();
-            cheapest = cheapest.min(cost);
+            let cost = |avail: &[usize; 4]| -> usize {
+                (0..p)
+                    .map(|q| size[q] - avail[q].min(pool_totals[q]).min(size[q]))
+                    .sum()
+            };
+            let mut here = cost(&avail);
+            if r == 2
+                && here <= wilds
+                && here < cheapest
+                && let Some(q) = (0..p).find(|&q| used[q] == 2)
+            {
+                let (one, twice) = if same_suit {
+                    (naturals.plain[q], naturals.plain_twice[q])
+                } else {
+                    naturals.plain_twice_any()
+                };
+                let pair = *pairs[q].get_or_insert_with(|| {
+                    pair_naturals(rules, run_sizes, one, twice, pool_anchors[q], all_wild)
+                });
+                let Some(pair) = pair else {
+                    continue 'runs;
+                };
+                avail[q] = pair;
+                here = cost(&avail);
+            }
+            cheapest = cheapest.min(here);
         }
         if cheapest == usize::MAX {
             return false;
@@ -989,6 +1015,54 @@ struct RunNaturals {
     /// for themselves): the relaxed check counts those among the wilds.
     plain: [u32; 4],
     plain_cards: [usize; 4],
+    /// The places of `plain` that the hand has two or more cards for: two runs of one suit can
+    /// both hold such a place naturally.
+    plain_twice: [u32; 4],
+}
+
+impl RunNaturals {
+    /// `plain` and `plain_twice` for one pool of every suit (runs of any suits): a place the hand
+    /// has two cards for, of one suit or of two.
+    fn plain_twice_any(&self) -> (u32, u32) {
+        let mut one = 0;
+        let mut twice = 0;
+        for (&p, &t) in self.plain.iter().zip(&self.plain_twice) {
+            twice |= t | (one & p);
+            one |= p;
+        }
+        (one, twice)
+    }
+}
+
+/// The most natural cards two runs of the sizes `sizes[0]` and `sizes[1]` can hold together in
+/// one pool whose plain naturals fill the places `one`, and `twice` with two cards or more: each
+/// run holds one card at each place of its window, so a place both windows cover holds two only
+/// where the pool has two. `None` where no two windows may be used (each needs a natural card,
+/// `anchors`, unless all-wild melds are allowed). An upper bound, exact but for an ace with two
+/// places, which it may count at both.
+fn pair_naturals(
+    rules: &Rules,
+    sizes: [usize; 4],
+    one: u32,
+    twice: u32,
+    anchors: u32,
+    all_wild: bool,
+) -> Option<usize> {
+    let usable = |n: usize| {
+        rules
+            .windows(n)
+            .iter()
+            .copied()
+            .filter(move |&w| all_wild || anchors & w != 0)
+    };
+    let mut best = None;
+    for a in usable(sizes[0]) {
+        for b in usable(sizes[1]) {
+            let got = (one & (a | b)).count_ones() + (twice & a & b).count_ones();
+            best = best.max(Some(got as usize));
+        }
+    }
+    best
 }
 
 fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
@@ -1004,6 +1078,9 @@ fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
                 if rank != two || !rules.twos_wild {
                     out.plain[si] |= places[rank];
                     out.plain_cards[si] += usize::from(k);
+                    if k > 1 {
+                        out.plain_twice[si] |= places[rank];
+                    }
                 }
             }
         }
@@ -1652,6 +1729,39 @@ mod tests {
                     &near[..n],
                     "push, same-suit-runs-in-contract=forbidden,",
                 );
+            }
+            agreement.assert_both_answers();
+        }
+    }
+
+    /// Two runs of one pool share its cards place by place: a place both windows cover holds two
+    /// natural cards only where the hand has two. Without wild cards or aces (an ace has two
+    /// places, which the check may count at both) the quick check is then exact for two runs of
+    /// one suit, and for two runs of any suits, so it turns away what the search would fail.
+    #[test]
+    fn the_quick_check_is_exact_for_two_runs_of_one_pool() {
+        let id = crate::disputes::DisputeId::RunSuits;
+        for (reading, suits) in [
+            ("same-suit", &[Suit::Hearts][..]),
+            ("any-suits", &[Suit::Hearts, Suit::Clubs][..]),
+        ] {
+            let rules = load("push", &[(id, reading.into())]).unwrap().rules;
+            // Ranks 4 to 10, both decks: two runs of four fit only where the hand holds enough
+            // of the places both windows share twice.
+            let mut near: Vec<Card> = Vec::new();
+            for &s in suits {
+                for r in 4..=10 {
+                    let c = Card::new(Rank::from_number(r).unwrap(), s);
+                    near.extend([c, c]);
+                }
+            }
+            let mut rng = crate::rng::Rng::new(13);
+            let mut agreement = Agreement::default();
+            for _ in 0..3000 {
+                rng.shuffle(&mut near);
+                let n = 8 + rng.below(4) as usize;
+                let what = format!("push, run-suits={reading},");
+                agreement.check(&rules, &[run(4), run(4)], &near[..n], &what);
             }
             agreement.assert_both_answers();
         }
