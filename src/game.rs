@@ -427,6 +427,63 @@ pub struct Game {
     pub winners: Vec<u8>,
     /// Explicit pack orders for the coming deals (first card = top), used before the generator.
     pub decks: Vec<Vec<Card>>,
+    /// The melds [`Game::meld_candidate`] last interpreted, for the `apply` that follows.
+    pub(crate) seen: Seen,
+}
+
+/// The interpretations of the melds a meld candidate was built from (every interpretation of
+/// the cards as the kind named, none declared), so that applying the candidate filters them by
+/// its declarations instead of searching the same cards again: what `meld::interpret` does with
+/// declarations is exactly that filter. Taken by the next meld applied; it holds the rules it was
+/// found under and serves no other (what a meld's cards can stand for depends on nothing else).
+/// Not part of the game: a copy starts empty.
+#[derive(Default)]
+pub(crate) struct Seen(std::cell::RefCell<Option<SeenMelds>>);
+
+pub(crate) struct SeenMelds {
+    rules: Arc<Rules>,
+    melds: Vec<SeenMeld>,
+}
+
+/// One meld of [`Seen`]: its cards (in the candidate's order), its kind, its interpretations.
+pub(crate) type SeenMeld = (Vec<Card>, MeldKind, Vec<Interpretation>);
+
+impl Clone for Seen {
+    fn clone(&self) -> Seen {
+        Seen::default()
+    }
+}
+
+impl fmt::Debug for Seen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Seen")
+    }
+}
+
+impl Seen {
+    /// Starts a new record under `rules`.
+    pub(crate) fn start(&self, rules: &Arc<Rules>) {
+        *self.0.borrow_mut() = Some(SeenMelds {
+            rules: Arc::clone(rules),
+            melds: Vec::new(),
+        });
+    }
+
+    /// Records the interpretations of `cards` as a `kind` (all of them: not truncated).
+    pub(crate) fn record(&self, cards: &[Card], kind: MeldKind, interps: &[Interpretation]) {
+        if let Some(s) = self.0.borrow_mut().as_mut() {
+            s.melds.push((cards.to_vec(), kind, interps.to_vec()));
+        }
+    }
+
+    /// Takes the record, if it was made under `rules`.
+    fn take(&self, rules: &Arc<Rules>) -> Option<Vec<SeenMeld>> {
+        self.0
+            .borrow_mut()
+            .take()
+            .filter(|s| Arc::ptr_eq(&s.rules, rules))
+            .map(|s| s.melds)
+    }
 }
 
 /// Why a game could not be set up.
@@ -518,6 +575,7 @@ impl Game {
             rng: Rng::new(seed),
             winners: Vec::new(),
             decks,
+            seen: Seen::default(),
         };
         let mut events = Vec::new();
         g.start_deal(&mut events);
@@ -905,7 +963,28 @@ impl Game {
     }
 
     /// Every interpretation of a meld spec (its declarations included), or why it is no meld.
-    fn spec_interps(&self, spec: &MeldSpec) -> Result<Vec<Interpretation>, Illegal> {
+    /// The interpretations of a meld spec: `seen`'s, filtered by the spec's declarations, where
+    /// it holds these cards as this kind and some remain; otherwise the oracle's.
+    fn spec_interps(
+        &self,
+        spec: &MeldSpec,
+        seen: Option<&[SeenMeld]>,
+    ) -> Result<Vec<Interpretation>, Illegal> {
+        let known = seen.and_then(|melds| {
+            melds
+                .iter()
+                .find(|(cards, kind, _)| *cards == spec.cards && Some(*kind) == spec.kind)
+        });
+        if let Some((.., all)) = known {
+            let v: Vec<Interpretation> = all
+                .iter()
+                .filter(|i| meld::declarations_hold(i, &spec.declared))
+                .cloned()
+                .collect();
+            if !v.is_empty() {
+                return Ok(v);
+            }
+        }
         let v = meld::interpret(&self.rules, &spec.query());
         if !v.is_valid() {
             return Err(illegal(
@@ -1071,6 +1150,7 @@ impl Game {
                 format!("the rescued {} must be in the meld", w.pretty()),
             ));
         }
+        let seen = self.seen.take(&self.rules);
         self.take_cards(seat, &all)?;
         // Each spec's interpretations, then those its declarations leave (`declaration_policy`);
         // a contract met in one laydown is checked against all of them.
@@ -1080,7 +1160,7 @@ impl Game {
         let mut found = Vec::with_capacity(specs.len());
         let mut interps = Vec::with_capacity(specs.len());
         for s in specs {
-            let all = self.spec_interps(s)?;
+            let all = self.spec_interps(s, seen.as_deref())?;
             if whole_contract {
                 found.push(all.clone());
             }
@@ -1746,4 +1826,62 @@ fn discard_reason(rules: &Rules, card: Card, taken: Option<Card>) -> String {
         );
     }
     format!("{} may not be discarded now", card.pretty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+    use crate::disputes::DisputeId;
+
+    /// A meld spec's interpretations come from `seen` where it holds the spec's cards as the
+    /// spec's kind, filtered by the declarations (a record that says less than the oracle would
+    /// shows that it was read), and from the oracle otherwise: other cards, another kind, rules
+    /// other than the record's, or declarations that leave nothing.
+    #[test]
+    fn a_seen_meld_is_read_back_filtered_by_the_declarations() {
+        let exact = [(DisputeId::WildInSetRepresents, "exact-card".into())];
+        let rules = Arc::new(crate::rules::load("push", &exact).unwrap().rules);
+        let g = Game::new(Arc::clone(&rules), 4, 0, 1, Vec::new()).unwrap();
+        let cards = parse_cards("7S 7H JK").unwrap();
+        let spec = |declared: &str| MeldSpec {
+            cards: cards.clone(),
+            kind: Some(MeldKind::Set),
+            declared: match declared {
+                "" => Vec::new(),
+                d => vec![(Card::JOKER, d.parse().unwrap())],
+            },
+        };
+        let oracle = meld::interpret(&rules, &spec("").query()).interpretations;
+        assert_eq!(oracle.len(), 2, "the joker stands for 7♦ or 7♣");
+        let (for_d, for_c) = (&oracle[..1], &oracle[1..]);
+        let record = |rules: &Arc<Rules>, kind: MeldKind, interps: &[Interpretation]| {
+            g.seen.start(rules);
+            g.seen.record(&cards, kind, interps);
+            g.seen.take(&g.rules)
+        };
+        // Read, and filtered.
+        let seen = record(&rules, MeldKind::Set, for_d);
+        assert_eq!(g.spec_interps(&spec(""), seen.as_deref()).unwrap(), for_d);
+        let seen = record(&rules, MeldKind::Set, &oracle);
+        assert_eq!(g.spec_interps(&spec("7C"), seen.as_deref()).unwrap(), for_c);
+        // Not read: declarations that leave none of it, another kind, other cards, other rules.
+        let seen = record(&rules, MeldKind::Set, for_d);
+        assert_eq!(g.spec_interps(&spec("7C"), seen.as_deref()).unwrap(), for_c);
+        let seen = record(&rules, MeldKind::Run, for_d);
+        assert_eq!(g.spec_interps(&spec(""), seen.as_deref()).unwrap(), oracle);
+        let other = MeldSpec {
+            cards: parse_cards("7H 7S JK").unwrap(),
+            ..spec("")
+        };
+        let seen = record(&rules, MeldKind::Set, for_d);
+        assert_eq!(g.spec_interps(&other, seen.as_deref()).unwrap(), oracle);
+        let elsewhere = Arc::new((*rules).clone());
+        assert!(record(&elsewhere, MeldKind::Set, for_d).is_none());
+        // Taken once; a copy of the game starts with none.
+        g.seen.start(&rules);
+        assert!(g.clone().seen.take(&rules).is_none());
+        assert!(g.seen.take(&rules).is_some());
+        assert!(g.seen.take(&rules).is_none());
+    }
 }

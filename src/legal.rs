@@ -411,6 +411,7 @@ impl Game {
             _ => return None,
         };
         let l = search(comps, hand)?;
+        self.seen.start(&self.rules);
         let mut specs = Vec::new();
         for (c, cards) in &l.melds {
             // Without a card that could be wild, or where wilds are never declared, there is
@@ -436,6 +437,9 @@ impl Game {
             let Some(i) = v.interpretations.first() else {
                 continue;
             };
+            if !v.truncated {
+                self.seen.record(cards, c.kind, &v.interpretations);
+            }
             specs.push(self.declared_spec(cards, i));
         }
         Some(Action::Meld(specs))

@@ -643,6 +643,33 @@ fn contract_game(readings: &[(DisputeId, &str)], hand: &str) -> Game {
     g
 }
 
+/// A meld candidate remembers the interpretations it found, and applying it filters them instead
+/// of searching the cards again: it changes the game exactly as in a copy, which remembers
+/// nothing, under each reading of how wilds are declared and what a wild in a set stands for.
+#[test]
+fn a_meld_candidate_applies_as_in_a_copy_that_remembers_nothing() {
+    for declaration in ["when-ambiguous", "always", "never"] {
+        for represents in ["rank-only", "exact-card"] {
+            let readings = [
+                (DisputeId::WildDeclaration, declaration),
+                (DisputeId::WildInSetRepresents, represents),
+            ];
+            let mut g = contract_game(&readings, "7S 7H JK 9S 9D 2H 5C KC");
+            let rules = Arc::clone(&g.rules);
+            let a = g
+                .meld_candidate(0, &mut |c, h| {
+                    push_rummy::contract::laydown(&rules, c, h).map(std::rc::Rc::new)
+                })
+                .expect("two sets");
+            let mut copy = g.clone();
+            let ev = ok(&mut g, 1, a.clone());
+            assert_eq!(ok(&mut copy, 1, a), ev, "{declaration}, {represents}");
+            assert_eq!(g.deal, copy.deal, "{declaration}, {represents}");
+            assert_eq!(g.deal.table.len(), 2);
+        }
+    }
+}
+
 #[test]
 fn contract_in_one_turn__required_refuses_half_a_contract_and_takes_the_whole() {
     let mut g = contract_game(&[], "7S 7H 7D 9S 9H 9D KC");
