@@ -437,8 +437,22 @@ pub struct Game {
 /// declarations is exactly that filter. Taken by the next meld applied; it holds the rules it was
 /// found under and serves no other (what a meld's cards can stand for depends on nothing else).
 /// Not part of the game: a copy starts empty.
+///
+/// Likewise the last one-card extension a lay-off listing built (`meld::extend_each_by_one` of a
+/// table meld's interpretations), for the lay-off that applies it: known by the meld's stamp,
+/// which no other meld or state of a meld has, and the card.
 #[derive(Default)]
-pub(crate) struct Seen(std::cell::RefCell<Option<SeenMelds>>);
+pub(crate) struct Seen(
+    std::cell::RefCell<Option<SeenMelds>>,
+    std::cell::RefCell<Option<SeenLayOff>>,
+);
+
+pub(crate) struct SeenLayOff {
+    rules: Arc<Rules>,
+    stamp: u64,
+    card: Card,
+    interps: Vec<Interpretation>,
+}
 
 pub(crate) struct SeenMelds {
     rules: Arc<Rules>,
@@ -473,6 +487,40 @@ impl Seen {
     pub(crate) fn record(&self, cards: &[Card], kind: MeldKind, interps: &[Interpretation]) {
         if let Some(s) = self.0.borrow_mut().as_mut() {
             s.melds.push((cards.to_vec(), kind, interps.to_vec()));
+        }
+    }
+
+    /// Records `meld::extend_each_by_one(rules, &meld.interps, card)`.
+    pub(crate) fn record_extension(
+        &self,
+        rules: &Arc<Rules>,
+        meld: &TableMeld,
+        card: Card,
+        interps: &[Interpretation],
+    ) {
+        *self.1.borrow_mut() = Some(SeenLayOff {
+            rules: Arc::clone(rules),
+            stamp: meld.stamp,
+            card,
+            interps: interps.to_vec(),
+        });
+    }
+
+    /// Takes the recorded extension if it is `meld`'s by `card` under `rules`.
+    fn take_extension(
+        &self,
+        rules: &Arc<Rules>,
+        meld: &TableMeld,
+        card: Card,
+    ) -> Option<Vec<Interpretation>> {
+        let mut slot = self.1.borrow_mut();
+        let fits = slot.as_ref().is_some_and(|x| {
+            x.stamp == meld.stamp && x.card == card && Arc::ptr_eq(&x.rules, rules)
+        });
+        if fits {
+            slot.take().map(|x| x.interps)
+        } else {
+            None
         }
     }
 
@@ -1324,7 +1372,10 @@ impl Game {
         // One card onto one meld: extend each remaining interpretation directly (the common
         // case); otherwise search the combined cards and keep what extends every old meld.
         let quick: Option<Vec<Interpretation>> = match (cards, other) {
-            ([card], None) => meld::extend_each_by_one(&self.rules, &old.interps, *card),
+            ([card], None) => self
+                .seen
+                .take_extension(&self.rules, old, *card)
+                .or_else(|| meld::extend_each_by_one(&self.rules, &old.interps, *card)),
             _ => None,
         };
         let keep: Vec<Interpretation> = match quick {
@@ -1831,7 +1882,7 @@ fn discard_reason(rules: &Rules, card: Card, taken: Option<Card>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
+    use crate::card::{Suit, parse_cards};
     use crate::disputes::DisputeId;
 
     /// A meld spec's interpretations come from `seen` where it holds the spec's cards as the
@@ -1883,5 +1934,39 @@ mod tests {
         assert!(g.clone().seen.take(&rules).is_none());
         assert!(g.seen.take(&rules).is_some());
         assert!(g.seen.take(&rules).is_none());
+    }
+
+    /// A recorded one-card extension is taken only for its meld (by stamp), its card and its
+    /// rules, and only once.
+    #[test]
+    fn a_seen_extension_serves_its_meld_and_card_only() {
+        let rules = Arc::new(crate::rules::load("push", &[]).unwrap().rules);
+        let g = Game::new(Arc::clone(&rules), 4, 0, 1, Vec::new()).unwrap();
+        let run = parse_cards("5H 6H 7H").unwrap();
+        let query = Query {
+            cards: run.clone(),
+            kind: None,
+            declared: Vec::new(),
+        };
+        let interps = meld::interpret(&rules, &query).interpretations;
+        let meld = TableMeld::new(0, run, interps);
+        let [four, eight] = [Card::new(Rank::Four, Suit::Hearts), Card::JOKER];
+        let grown = meld::extend_each_by_one(&rules, &meld.interps, four).unwrap();
+        assert_eq!(grown.len(), 1);
+        let mut changed = meld.clone();
+        changed.restamp();
+        let elsewhere = Arc::new((*rules).clone());
+        for (r, m, c) in [
+            (&rules, &changed, four),
+            (&rules, &meld, eight),
+            (&elsewhere, &meld, four),
+        ] {
+            g.seen.record_extension(&rules, &meld, four, &grown);
+            assert_eq!(g.seen.take_extension(r, m, c), None);
+        }
+        g.seen.record_extension(&rules, &meld, four, &grown);
+        assert!(g.clone().seen.take_extension(&rules, &meld, four).is_none());
+        assert_eq!(g.seen.take_extension(&rules, &meld, four), Some(grown));
+        assert_eq!(g.seen.take_extension(&rules, &meld, four), None);
     }
 }

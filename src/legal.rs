@@ -135,6 +135,10 @@ impl Game {
             None => meld::extend_each_by_one(&self.rules, &tm.interps, card),
             Some(_) => None,
         };
+        // For the lay-off of this card that may follow (the first form listed, most often).
+        if let Some(v) = &quick {
+            self.seen.record_extension(&self.rules, tm, card, v);
+        }
         // The plain lay-off of a wild is refused where every wild must be declared, or (one card
         // onto one meld, where `readings` are exactly what `apply` weighs) where its readings
         // differ: then only the declared forms are listed.

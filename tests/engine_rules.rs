@@ -1203,6 +1203,39 @@ fn lay_off__extends_a_run_at_either_end_but_not_past_a_gap() {
     assert_hand(&g, 1, "10S KC");
 }
 
+/// Listing a wild's lay-off forms remembers the meld's extension for the lay-off that follows;
+/// each form then changes the game exactly as in a copy, which remembers nothing.
+#[test]
+fn lay_off__a_listed_form_applies_as_in_a_copy_that_remembers_nothing() {
+    for declaration in ["when-ambiguous", "always", "never"] {
+        let mut g = push(&[(DisputeId::WildDeclaration, declaration)]);
+        rig(
+            &mut g,
+            Pos {
+                hands: &["KS", "JK 2C KC", "9C", "AH"],
+                discard: "4D",
+                table: &[(1, "5S 6S 7S"), (1, "QS QC QD")],
+                ..Pos::default()
+            },
+        );
+        let mut applied = 0;
+        for wild in ["JK", "2C"] {
+            for m in 0..2 {
+                for form in g.lay_off_forms(m, c(wild), None) {
+                    let mut fresh = g.clone();
+                    let mut listed = g.clone();
+                    assert!(listed.lay_off_forms(m, c(wild), None).contains(&form));
+                    let (a, b) = (listed.apply(1, &form), fresh.apply(1, &form));
+                    assert_eq!(a, b, "{declaration}: {form:?}");
+                    assert_eq!(listed.deal, fresh.deal, "{declaration}: {form:?}");
+                    applied += usize::from(a.is_ok());
+                }
+            }
+        }
+        assert!(applied >= 3, "{declaration}: {applied} forms applied");
+    }
+}
+
 #[test]
 fn lay_off__two_cards_at_both_ends_in_one_action() {
     let mut g = push(&[]);
