@@ -622,6 +622,22 @@ fn may_meet(
             }
             dp = next;
         }
+        // One set and one run at exactly the hand's wilds: one more where they would share a card.
+        if dp[m] == wilds && m == 1 && r == 1 && contract.len() == 2 {
+            let hand = SetAndRun {
+                sizes: (first, run_sizes[0]),
+                nat: &nat,
+                usable: &usable_by[1],
+                pools,
+                anchors: pool_anchors,
+                totals: pool_totals,
+                same_suit,
+                all_wild,
+                forbid_dup,
+                twos,
+            };
+            return !hand.collide(rules);
+        }
         return dp[m] <= wilds;
     }
     let combos = k.pow(u32::try_from(m).unwrap_or(u32::MAX));
@@ -653,6 +669,81 @@ fn may_meet(
         }
     }
     false
+}
+
+/// What [`may_meet`] reads from a hand for a contract of one set and one run.
+struct SetAndRun<'a> {
+    /// The set's size, the run's.
+    sizes: (usize, usize),
+    /// Natural cards per rank and suit (twos too).
+    nat: &'a [[usize; 4]; 13],
+    /// The naturals one set of each rank can hold.
+    usable: &'a [usize; 13],
+    /// Per pool of runs: the places its plain naturals fill, the places that anchor a window,
+    /// how many cards it has.
+    pools: &'a [u32],
+    anchors: &'a [u32],
+    totals: &'a [usize],
+    same_suit: bool,
+    all_wild: bool,
+    forbid_dup: bool,
+    /// Whether a set of twos may be made.
+    twos: bool,
+}
+
+impl SetAndRun<'_> {
+    /// Whether every cheapest choice of the set's rank and the run's window wants one natural
+    /// card for both: the run's card of the set's rank, which the set needs too (it has none to
+    /// spare, and where suits may not repeat no second copy stands in). Then the contract needs
+    /// one wild more than the relaxed count. A run holds one card of any rank (its windows are
+    /// shorter than the line), so no choice needs two more; and a choice that is not cheapest
+    /// already needs one more. `false` wherever a cheapest choice shares nothing.
+    fn collide(&self, rules: &Rules) -> bool {
+        let (n_set, n_run) = self.sizes;
+        let set_cost = |rank: usize| n_set.saturating_sub(self.usable[rank]);
+        let ranks = || {
+            (0..13).filter(|&rank| {
+                (rank != 1 || self.twos) && (self.usable[rank] > 0 || self.all_wild)
+            })
+        };
+        let Some(best_set) = ranks().map(set_cost).min() else {
+            return false;
+        };
+        let windows = || {
+            self.pools.iter().enumerate().flat_map(move |(q, &pool)| {
+                rules
+                    .windows(n_run)
+                    .iter()
+                    .filter(move |&&w| self.all_wild || self.anchors[q] & w != 0)
+                    .map(move |&w| {
+                        let avail = ((pool & w).count_ones() as usize).min(self.totals[q]);
+                        (q, w, n_run - avail.min(n_run))
+                    })
+            })
+        };
+        let Some(best_run) = windows().map(|(.., cost)| cost).min() else {
+            return false;
+        };
+        let shared = |rank: usize, q: usize, w: u32| {
+            if self.pools[q] & rules.rank_places[rank] & w == 0 || self.usable[rank] > n_set {
+                return false;
+            }
+            // Where suits may not repeat, a second copy of a suit the set holds goes to the run.
+            let spare_copy = if self.same_suit {
+                self.nat[rank][q] >= 2
+            } else {
+                self.nat[rank].iter().any(|&c| c >= 2)
+            };
+            !(self.forbid_dup && spare_copy)
+        };
+        windows()
+            .filter(|&(.., cost)| cost == best_run)
+            .all(|(q, w, _)| {
+                ranks()
+                    .filter(|&rank| set_cost(rank) == best_set)
+                    .all(|rank| shared(rank, q, w))
+            })
+    }
 }
 
 /// A quick necessary condition for some meld of `comp` from `hand` to hold `card`: a set of the
@@ -1762,6 +1853,46 @@ mod tests {
                 let n = 8 + rng.below(4) as usize;
                 let what = format!("push, run-suits={reading},");
                 agreement.check(&rules, &[run(4), run(4)], &near[..n], &what);
+            }
+            agreement.assert_both_answers();
+        }
+    }
+
+    /// A set and a run share a natural card where the run passes through the set's rank: where
+    /// the set has none to spare, one of them needs a wild for it. Without wild cards or aces the
+    /// quick check is then exact for a set and a run, under either reading of repeated suits in
+    /// a set and of the suits of a run.
+    #[test]
+    fn the_quick_check_is_exact_for_a_set_and_a_run() {
+        use crate::disputes::DisputeId as D;
+        for (dup, suits) in [
+            ("allowed", "same-suit"),
+            ("forbidden", "same-suit"),
+            ("allowed", "any-suits"),
+            ("forbidden", "any-suits"),
+        ] {
+            let readings = [
+                (D::SetDuplicateSuits, dup.into()),
+                (D::RunSuits, suits.into()),
+            ];
+            let rules = load("push", &readings).unwrap().rules;
+            // Ranks 5 to 9 of two suits, both decks, and of a third suit once: sets of those
+            // ranks and runs through them compete for the same cards.
+            let mut near: Vec<Card> = Vec::new();
+            for r in 5..=9 {
+                let rank = Rank::from_number(r).unwrap();
+                for s in [Suit::Hearts, Suit::Clubs] {
+                    near.extend([Card::new(rank, s); 2]);
+                }
+                near.push(Card::new(rank, Suit::Spades));
+            }
+            let mut rng = crate::rng::Rng::new(17);
+            let mut agreement = Agreement::default();
+            for _ in 0..3000 {
+                rng.shuffle(&mut near);
+                let n = 9 + rng.below(4) as usize;
+                let what = format!("push, set-duplicate-suits={dup}, run-suits={suits},");
+                agreement.check(&rules, &[set(3), run(4)], &near[..n], &what);
             }
             agreement.assert_both_answers();
         }
