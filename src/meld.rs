@@ -214,7 +214,7 @@ pub fn for_each(
     rules: &Rules,
     cards: &[Card],
     kind: Option<MeldKind>,
-    f: &mut dyn FnMut(&Interpretation) -> bool,
+    f: &mut dyn FnMut(Interpretation) -> bool,
 ) -> bool {
     if cards.len() > MAX_MELD_CARDS {
         return true;
@@ -242,12 +242,12 @@ pub fn interpret(rules: &Rules, q: &Query) -> Verdict {
     let mut unfiltered = 0usize;
     for_each(rules, &q.cards, q.kind, &mut |i| {
         unfiltered += 1;
-        if declarations_hold(i, &q.declared) {
+        if declarations_hold(&i, &q.declared) {
             if all.len() >= MAX_INTERPRETATIONS {
                 truncated = true;
                 return false;
             }
-            all.push(i.clone());
+            all.push(i);
         }
         true
     });
@@ -289,7 +289,7 @@ pub fn declarations_hold(i: &Interpretation, declared: &[(Card, Target)]) -> boo
 
 // ---------------------------------------------------------------- sets
 
-fn sets(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) -> bool {
+fn sets(rules: &Rules, p: &Parts, f: &mut dyn FnMut(Interpretation) -> bool) -> bool {
     let n = p.n;
     if n < usize::from(rules.set_min) {
         return true;
@@ -320,7 +320,7 @@ fn set_of_rank(
     rules: &Rules,
     p: &Parts,
     rank: Rank,
-    f: &mut dyn FnMut(&Interpretation) -> bool,
+    f: &mut dyn FnMut(Interpretation) -> bool,
 ) -> bool {
     let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
     let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
@@ -370,7 +370,7 @@ fn set_of_rank(
             return true;
         }
         roles.sort();
-        return f(&Interpretation {
+        return f(Interpretation {
             kind: MeldKind::Set,
             rank: Some(rank),
             suit: None,
@@ -400,7 +400,7 @@ fn set_of_rank(
             }
             let mut sorted = roles.to_vec();
             sorted.sort();
-            let ok = f(&Interpretation {
+            let ok = f(Interpretation {
                 kind: MeldKind::Set,
                 rank: Some(rank),
                 suit: None,
@@ -466,26 +466,34 @@ fn assign_set_suits(
 
 // ---------------------------------------------------------------- runs
 
-fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) -> bool {
+fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(Interpretation) -> bool) -> bool {
     let n = p.n;
     let len = rules.line.len();
     if n < usize::from(rules.run_min) || n > rules.max_run() {
         return true;
     }
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
-    let suits: Vec<Option<Suit>> = if same_suit {
+    const EACH: [Option<Suit>; 4] = [
+        Some(Suit::Spades),
+        Some(Suit::Hearts),
+        Some(Suit::Diamonds),
+        Some(Suit::Clubs),
+    ];
+    let one;
+    let suits: &[Option<Suit>] = if same_suit {
         // The naturals fix the suit; with none, every suit.
         match p.naturals.first().and_then(|(c, _)| c.suit()) {
             Some(s) => {
                 if p.naturals.iter().any(|(c, _)| c.suit() != Some(s)) {
                     return true;
                 }
-                vec![Some(s)]
+                one = [Some(s)];
+                &one
             }
-            None => Suit::ALL.iter().map(|&s| Some(s)).collect(),
+            None => &EACH,
         }
     } else {
-        vec![None]
+        &[None]
     };
     let both_ends = rules.readings.ace_both_ends == reading::AceBothEnds::Allowed;
     // A window holds the naturals only if it has a place of each natural's rank: the others
@@ -506,17 +514,21 @@ fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(&Interpretation) -> bool) ->
         }
         true
     };
-    let mut places: Vec<u8> = Vec::with_capacity(n);
-    for suit in suits {
+    // The window's places, and (in `run_window`) what sits at each: on the stack, as a meld has
+    // at most `MAX_MELD_CARDS` cards.
+    let mut places = [0u8; MAX_MELD_CARDS];
+    let places = &mut places[..n];
+    for &suit in suits {
         // Every start of the line's windows (one where a run takes the whole circle).
         let starts = rules.windows(n).iter().enumerate();
         for (start, _) in starts.filter(|&(_, &w)| holds_naturals(w)) {
-            places.clear();
-            places.extend((0..n).map(|i| ((start + i) % len) as u8));
+            for (i, pl) in places.iter_mut().enumerate() {
+                *pl = ((start + i) % len) as u8;
+            }
             if !rules.wrap_around && !both_ends && n == len && rules.line[0].rank == Rank::Ace {
                 continue;
             }
-            if !run_window(rules, p, suit, &places, f) {
+            if !run_window(rules, p, suit, places, f) {
                 return false;
             }
         }
@@ -529,18 +541,25 @@ fn run_window(
     p: &Parts,
     suit: Option<Suit>,
     places: &[u8],
-    f: &mut dyn FnMut(&Interpretation) -> bool,
+    f: &mut dyn FnMut(Interpretation) -> bool,
 ) -> bool {
     let n = places.len();
     // Which card sits at each window slot (None = free for a wild).
-    let mut slot: Vec<Option<Card>> = vec![None; n];
+    let mut slots = [None::<Card>; MAX_MELD_CARDS];
+    let slot = &mut slots[..n];
     // Naturals: each copy needs a slot of its rank (aces may have two).
-    let mut aces: Vec<Card> = Vec::new();
+    let mut ace_list = [Card::JOKER; MAX_MELD_CARDS];
+    let mut aces = 0;
     for &(card, k) in &p.naturals {
         let rank = card.rank().expect("naturals are suited");
         if rank == Rank::Ace {
             for _ in 0..k {
-                aces.push(card);
+                // More aces than the window has places: no room for them.
+                let Some(a) = ace_list.get_mut(aces) else {
+                    return true;
+                };
+                *a = card;
+                aces += 1;
             }
             continue;
         }
@@ -555,7 +574,7 @@ fn run_window(
             return true;
         }
     }
-    place_aces(rules, p, suit, places, &aces, 0, &mut slot, f)
+    place_aces(rules, p, suit, places, &ace_list[..aces], 0, slot, f)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -566,8 +585,8 @@ fn place_aces(
     places: &[u8],
     aces: &[Card],
     i: usize,
-    slot: &mut Vec<Option<Card>>,
-    f: &mut dyn FnMut(&Interpretation) -> bool,
+    slot: &mut [Option<Card>],
+    f: &mut dyn FnMut(Interpretation) -> bool,
 ) -> bool {
     if i == aces.len() {
         return fill_wilds(rules, p, suit, places, slot, f);
@@ -599,18 +618,38 @@ fn fill_wilds(
     p: &Parts,
     suit: Option<Suit>,
     places: &[u8],
-    slot: &mut Vec<Option<Card>>,
-    f: &mut dyn FnMut(&Interpretation) -> bool,
+    slot: &mut [Option<Card>],
+    f: &mut dyn FnMut(Interpretation) -> bool,
 ) -> bool {
-    let free: Vec<usize> = (0..places.len()).filter(|&k| slot[k].is_none()).collect();
-    let mut remaining: Vec<(Card, u8)> = p.wilds.clone();
-    let total: usize = remaining.iter().map(|(_, k)| usize::from(*k)).sum();
+    let mut open = [0u8; MAX_MELD_CARDS];
+    let mut frees = 0;
+    for (k, s) in slot.iter().enumerate() {
+        if s.is_none() {
+            open[frees] = k as u8;
+            frees += 1;
+        }
+    }
+    let free = &open[..frees];
+    let total: usize = p.wilds.iter().map(|(_, k)| usize::from(*k)).sum();
     if total != free.len() {
         return true;
     }
+    // The wild kinds left to place (a joker and four twos at most), on the stack.
+    let mut kinds = [(Card::JOKER, 0u8); 5];
+    let mut spill;
+    let remaining: &mut [(Card, u8)] = match kinds.get_mut(..p.wilds.len()) {
+        Some(r) => {
+            r.copy_from_slice(&p.wilds);
+            r
+        }
+        None => {
+            spill = p.wilds.clone();
+            &mut spill
+        }
+    };
     let nat2 = rules.natural_two_in_runs();
     let mut cont = true;
-    distribute(&free, 0, &mut remaining, slot, &mut |slot| {
+    distribute(free, 0, remaining, slot, &mut |slot| {
         let mut roles = Vec::with_capacity(places.len());
         for (k, &pl) in places.iter().enumerate() {
             let card = slot[k].expect("every slot is filled");
@@ -642,7 +681,7 @@ fn fill_wilds(
         if !all_wild_ok(rules) && !roles.iter().any(|r| r.natural) {
             return true;
         }
-        let ok = f(&Interpretation {
+        let ok = f(Interpretation {
             kind: MeldKind::Run,
             rank: None,
             suit,
@@ -658,23 +697,24 @@ fn fill_wilds(
 
 /// Every distinct way to put the remaining wild kinds on the free slots.
 fn distribute(
-    free: &[usize],
+    free: &[u8],
     i: usize,
     remaining: &mut [(Card, u8)],
-    slot: &mut Vec<Option<Card>>,
+    slot: &mut [Option<Card>],
     f: &mut dyn FnMut(&[Option<Card>]) -> bool,
 ) -> bool {
     if i == free.len() {
         return f(slot);
     }
+    let at = usize::from(free[i]);
     for w in 0..remaining.len() {
         if remaining[w].1 == 0 {
             continue;
         }
         remaining[w].1 -= 1;
-        slot[free[i]] = Some(remaining[w].0);
+        slot[at] = Some(remaining[w].0);
         let go = distribute(free, i + 1, remaining, slot, f);
-        slot[free[i]] = None;
+        slot[at] = None;
         remaining[w].1 += 1;
         if !go {
             return false;

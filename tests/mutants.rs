@@ -370,7 +370,7 @@ fn equal_aces_at_both_ends_are_one_interpretation() {
         let cards = parse_cards(cards).expect("cards");
         let mut seen = Vec::new();
         push_rummy::meld::for_each(&rules, &cards, Some(MeldKind::Run), &mut |i| {
-            seen.push(i.clone());
+            seen.push(i);
             true
         });
         let mut distinct = seen.clone();
@@ -810,7 +810,7 @@ fn equal_wilds_in_a_set_give_each_choice_of_suits_once() {
     let cards = parse_cards("7S JK JK").expect("cards");
     let mut seen = Vec::new();
     push_rummy::meld::for_each(&rules, &cards, Some(MeldKind::Set), &mut |i| {
-        seen.push(i.clone());
+        seen.push(i);
         true
     });
     assert_eq!(seen.len(), 3, "{seen:?}");
