@@ -1711,6 +1711,26 @@ mod tests {
             self.met += usize::from(found);
         }
 
+        /// Compares the two on 3,000 hands of `sizes` cards drawn from `pool` (shuffled with
+        /// `seed`), and checks that both answers occurred.
+        fn sample(
+            rules: &Rules,
+            contract: &[Component],
+            pool: &mut [Card],
+            sizes: std::ops::Range<usize>,
+            seed: u64,
+            what: &str,
+        ) {
+            let mut rng = crate::rng::Rng::new(seed);
+            let mut agreement = Agreement::default();
+            for _ in 0..3000 {
+                rng.shuffle(pool);
+                let n = sizes.start + rng.below(sizes.len() as u64) as usize;
+                agreement.check(rules, contract, &pool[..n], what);
+            }
+            agreement.assert_both_answers();
+        }
+
         /// Both answers occur often enough for the comparison to mean something.
         fn assert_both_answers(&self) {
             let (met, tried) = (self.met, self.tried);
@@ -1809,19 +1829,8 @@ mod tests {
                     near.extend([c, c]);
                 }
             }
-            let mut rng = crate::rng::Rng::new(11);
-            let mut agreement = Agreement::default();
-            for _ in 0..3000 {
-                rng.shuffle(&mut near);
-                let n = hands.start + rng.below(hands.len() as u64) as usize;
-                agreement.check(
-                    &rules,
-                    &contract,
-                    &near[..n],
-                    "push, same-suit-runs-in-contract=forbidden,",
-                );
-            }
-            agreement.assert_both_answers();
+            let what = "push, same-suit-runs-in-contract=forbidden,";
+            Agreement::sample(&rules, &contract, &mut near, hands, 11, what);
         }
     }
 
@@ -1846,15 +1855,8 @@ mod tests {
                     near.extend([c, c]);
                 }
             }
-            let mut rng = crate::rng::Rng::new(13);
-            let mut agreement = Agreement::default();
-            for _ in 0..3000 {
-                rng.shuffle(&mut near);
-                let n = 8 + rng.below(4) as usize;
-                let what = format!("push, run-suits={reading},");
-                agreement.check(&rules, &[run(4), run(4)], &near[..n], &what);
-            }
-            agreement.assert_both_answers();
+            let what = format!("push, run-suits={reading},");
+            Agreement::sample(&rules, &[run(4), run(4)], &mut near, 8..12, 13, &what);
         }
     }
 
@@ -1886,15 +1888,8 @@ mod tests {
                 }
                 near.push(Card::new(rank, Suit::Spades));
             }
-            let mut rng = crate::rng::Rng::new(17);
-            let mut agreement = Agreement::default();
-            for _ in 0..3000 {
-                rng.shuffle(&mut near);
-                let n = 9 + rng.below(4) as usize;
-                let what = format!("push, set-duplicate-suits={dup}, run-suits={suits},");
-                agreement.check(&rules, &[set(3), run(4)], &near[..n], &what);
-            }
-            agreement.assert_both_answers();
+            let what = format!("push, set-duplicate-suits={dup}, run-suits={suits},");
+            Agreement::sample(&rules, &[set(3), run(4)], &mut near, 9..13, 17, &what);
         }
     }
 
