@@ -1893,6 +1893,31 @@ mod tests {
         }
     }
 
+    /// Hands at exactly the wilds the relaxed count asks for, whose set and run would share the
+    /// 7♥: the check turns them away as the search does, and lets them through with one wild
+    /// more. Wild twos count for no set where twos are natural in runs only; and where melds need
+    /// a natural card, only the sets and windows that hold one are weighed.
+    #[test]
+    fn a_set_and_a_run_sharing_their_one_card_need_a_wild_more() {
+        let forbid = [(
+            crate::disputes::DisputeId::AllWildMelds,
+            "forbidden".to_string(),
+        )];
+        for (readings, cards) in [
+            (&[][..], "2S 2H 5H 6H 7H 7C KD"),
+            (&forbid[..], "5H 6H 7H 7C JK JK KD"),
+        ] {
+            let rules = load("push", readings).unwrap().rules;
+            let contract = [set(3), run(4)];
+            let h = hand(cards);
+            assert!(!quick_check(&rules, &contract, &h), "{cards} {readings:?}");
+            assert!(laydown(&rules, &contract, &h).is_none(), "{cards}");
+            let mut more = h.clone();
+            more.add(Card::JOKER);
+            assert_met(&rules, &contract, &more, cards);
+        }
+    }
+
     /// The search tries first the run windows the hand fills best with naturals, so a hand that
     /// holds a natural run lays that run down, not four jokers in the first window of the line.
     #[test]
