@@ -431,13 +431,10 @@ fn may_meet(
             best[i] = best[j];
             continue;
         }
-        for &window in rules.windows(n) {
-            for (p, &pool) in pools.iter().enumerate() {
-                let avail = (pool & window).count_ones() as usize;
-                if pool_anchors[p] & window != 0 || all_wild {
-                    best[i][p] = Some(best[i][p].map_or(avail, |b: usize| b.max(avail)));
-                }
-            }
+        for (p, &pool) in pools.iter().enumerate() {
+            best[i][p] = anchored_windows(rules, n, pool_anchors[p], all_wild)
+                .map(|w| (pool & w).count_ones() as usize)
+                .max();
         }
         if best[i].iter().all(Option::is_none) {
             return false;
@@ -511,12 +508,12 @@ fn may_meet(
                 && here < cheapest
                 && let Some(q) = (0..p).find(|&q| used[q] == 2)
             {
-                let (one, twice) = if same_suit {
-                    (naturals.plain[q], naturals.plain_twice[q])
-                } else {
-                    naturals.plain_twice_any()
-                };
                 let pair = *pairs[q].get_or_insert_with(|| {
+                    let (one, twice) = if same_suit {
+                        (naturals.plain[q], naturals.plain_twice[q])
+                    } else {
+                        naturals.plain_twice_any()
+                    };
                     pair_naturals(rules, run_sizes, one, twice, pool_anchors[q], all_wild)
                 });
                 let Some(pair) = pair else {
@@ -711,14 +708,10 @@ impl SetAndRun<'_> {
         };
         let windows = || {
             self.pools.iter().enumerate().flat_map(move |(q, &pool)| {
-                rules
-                    .windows(n_run)
-                    .iter()
-                    .filter(move |&&w| self.all_wild || self.anchors[q] & w != 0)
-                    .map(move |&w| {
-                        let avail = ((pool & w).count_ones() as usize).min(self.totals[q]);
-                        (q, w, n_run - avail.min(n_run))
-                    })
+                anchored_windows(rules, n_run, self.anchors[q], self.all_wild).map(move |w| {
+                    let avail = ((pool & w).count_ones() as usize).min(self.totals[q]);
+                    (q, w, n_run - avail.min(n_run))
+                })
             })
         };
         let Some(best_run) = windows().map(|(.., cost)| cost).min() else {
@@ -1139,21 +1132,30 @@ fn pair_naturals(
     anchors: u32,
     all_wild: bool,
 ) -> Option<usize> {
-    let usable = |n: usize| {
-        rules
-            .windows(n)
-            .iter()
-            .copied()
-            .filter(move |&w| all_wild || anchors & w != 0)
-    };
     let mut best = None;
-    for a in usable(sizes[0]) {
-        for b in usable(sizes[1]) {
+    for a in anchored_windows(rules, sizes[0], anchors, all_wild) {
+        for b in anchored_windows(rules, sizes[1], anchors, all_wild) {
             let got = (one & (a | b)).count_ones() + (twice & a & b).count_ones();
             best = best.max(Some(got as usize));
         }
     }
     best
+}
+
+/// The windows of `n` places a run may lie in: those holding a place the hand can fill
+/// naturally (`anchors`), where a meld needs a natural card; all of them where all-wild melds are
+/// allowed.
+fn anchored_windows(
+    rules: &Rules,
+    n: usize,
+    anchors: u32,
+    all_wild: bool,
+) -> impl Iterator<Item = u32> + '_ {
+    rules
+        .windows(n)
+        .iter()
+        .copied()
+        .filter(move |&w| all_wild || anchors & w != 0)
 }
 
 fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
