@@ -233,21 +233,15 @@ impl Memo {
                 None => self.failed.push((seat, comps.to_vec(), hand.clone())),
             }
         }
-        match &mut self.last {
-            Some(last) => {
-                last.comps.clear();
-                last.comps.extend_from_slice(comps);
-                last.hand.clone_from(hand);
-                last.found.clone_from(&found);
-            }
-            None => {
-                self.last = Some(Last {
-                    comps: comps.to_vec(),
-                    hand: hand.clone(),
-                    found: found.clone(),
-                });
-            }
-        }
+        let last = self.last.get_or_insert_with(|| Last {
+            comps: Vec::new(),
+            hand: Counts::default(),
+            found: None,
+        });
+        last.comps.clear();
+        last.comps.extend_from_slice(comps);
+        last.hand.clone_from(hand);
+        last.found.clone_from(&found);
         found
     }
 }

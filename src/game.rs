@@ -289,7 +289,10 @@ pub struct TableMeld {
 }
 
 /// The next stamp of [`TableMeld`]: process-wide, so melds made on different threads differ too.
-static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+fn next_stamp() -> u64 {
+    static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
 
 impl TableMeld {
     pub fn new(owner: u8, cards: Vec<Card>, interps: Vec<Interpretation>) -> TableMeld {
@@ -297,7 +300,7 @@ impl TableMeld {
             owner,
             cards,
             interps,
-            stamp: STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            stamp: next_stamp(),
         }
     }
 
@@ -307,7 +310,7 @@ impl TableMeld {
 
     /// A new stamp, for a meld changed in place: whoever changes its fields calls this.
     pub fn restamp(&mut self) {
-        self.stamp = STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.stamp = next_stamp();
     }
 }
 
@@ -427,7 +430,8 @@ pub struct Game {
     pub winners: Vec<u8>,
     /// Explicit pack orders for the coming deals (first card = top), used before the generator.
     pub decks: Vec<Vec<Card>>,
-    /// The melds [`Game::meld_candidate`] last interpreted, for the `apply` that follows.
+    /// What a listing just computed (a meld candidate's interpretations, a one-card extension),
+    /// for the `apply` that follows.
     pub(crate) seen: Seen,
 }
 

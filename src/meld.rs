@@ -554,7 +554,7 @@ fn run_window(
         let rank = card.rank().expect("naturals are suited");
         if rank == Rank::Ace {
             for _ in 0..k {
-                // More aces than the window has places: no room for them.
+                // Never full (a meld has at most `MAX_MELD_CARDS` cards); were it, no reading.
                 let Some(a) = ace_list.get_mut(aces) else {
                     return true;
                 };
