@@ -125,8 +125,11 @@ impl Trial for Commit<'_> {
 struct Memo {
     last: Option<Last>,
     table: Vec<MeldFits>,
-    /// Per seat and melds searched for, the last hand in which the search failed.
+    /// Per seat and melds searched for, the last hand in which the search failed, this deal.
     failed: Vec<(u8, Vec<Component>, Counts)>,
+    /// The deal `failed` belongs to (its round): a new deal starts it afresh, so it holds no more
+    /// than one deal's few entries to look through.
+    round: usize,
 }
 
 /// The greedy player's last laydown search: the melds searched for, the hand, the answer. Kept in
@@ -206,6 +209,10 @@ impl Memo {
             && last.hand == *hand
         {
             return last.found.clone();
+        }
+        if self.round != game.round {
+            self.round = game.round;
+            self.failed.clear();
         }
         // A laydown only grows with the hand: where this seat's last search for these melds
         // failed, one now needs a meld holding a card it has gained since.
