@@ -752,35 +752,40 @@ pub fn may_hold(rules: &Rules, comp: Component, hand: &Counts, card: Card) -> bo
     Reach::new(rules, hand).may_hold(rules, comp, card)
 }
 
-/// What [`may_hold`] reads from a hand for the questions about several cards: the wilds and the
-/// rank line once, the cards of a rank or suit as each question needs them.
+/// What [`may_hold`] reads from a hand for the questions about several cards: the wilds, and per
+/// suit the places its cards can fill naturally in runs, once; the cards of a rank as each
+/// question needs them.
 pub struct Reach<'a> {
     /// The hand's counts by card index (suit * 13 + rank number - 1, the joker last).
     counts: &'a [u8; KINDS],
     wilds: usize,
-    /// Whether a 2 may stand for itself in a run.
-    twos_natural: bool,
+    /// Per suit, the places of the line the hand's cards of that suit can fill naturally in runs
+    /// (a 2 only where it may stand for itself there).
+    pools: [u32; 4],
 }
 
 impl<'a> Reach<'a> {
     pub fn new(rules: &Rules, hand: &'a Counts) -> Reach<'a> {
+        // The ranks held per suit, from the presence mask (by the same index as `counts`).
+        let two = 1u64 << (Rank::Two.number() - 1);
+        let ranks_kept = if rules.natural_two_in_runs() {
+            0x1FFF
+        } else {
+            0x1FFF & !two
+        };
+        let mut pools = [0u32; 4];
+        for (suit, pool) in pools.iter_mut().enumerate() {
+            let mut ranks = (hand.present() >> (suit * 13)) & ranks_kept;
+            while ranks != 0 {
+                *pool |= rules.rank_places[ranks.trailing_zeros() as usize];
+                ranks &= ranks - 1;
+            }
+        }
         Reach {
             counts: hand.by_index(),
             wilds: wilds_in(rules, hand),
-            twos_natural: rules.natural_two_in_runs(),
+            pools,
         }
-    }
-
-    /// The places of the line the hand's cards of `suit` can fill naturally in runs.
-    fn pool(&self, rules: &Rules, suit: usize) -> u32 {
-        let two = usize::from(Rank::Two.number()) - 1;
-        let mut pool = 0;
-        for (r, &k) in self.counts[suit * 13..suit * 13 + 13].iter().enumerate() {
-            if k > 0 && (r != two || self.twos_natural) {
-                pool |= rules.rank_places[r];
-            }
-        }
-        pool
     }
 
     /// [`may_hold`] for the hand this was read from.
@@ -804,9 +809,9 @@ impl<'a> Reach<'a> {
                 }
                 let pool = match card.suit() {
                     Some(s) if rules.readings.run_suits == reading::RunSuits::SameSuit => {
-                        self.pool(rules, s as usize)
+                        self.pools[s as usize]
                     }
-                    _ => (0..4).fold(0, |a, s| a | self.pool(rules, s)),
+                    _ => self.pools.iter().fold(0, |a, p| a | p),
                 };
                 rules.windows(n).iter().any(|&w| {
                     w & rules.rank_places[r] != 0
@@ -2017,6 +2022,14 @@ mod tests {
             ),
             "a run as long as the rules allow"
         );
+        // A wild 2 counts among the wilds, and fills its own place in a run as well only where a
+        // 2 may stand for itself there (the question may count it twice: the search decides).
+        assert!(held("2H 3H", run(3), "4H"));
+        let mut never = rules.clone();
+        assert!(never.set_reading(crate::disputes::DisputeId::NaturalTwos, "never"));
+        let four = Card::new(Rank::Four, Suit::Hearts);
+        assert!(!may_hold(&never, run(3), &hand("2H 3H"), four));
+        assert!(may_hold(&never, run(3), &hand("2H 3H JK"), four));
         let mut any = rules.clone();
         assert!(any.set_reading(crate::disputes::DisputeId::RunSuits, "any-suits"));
         assert!(may_hold(
