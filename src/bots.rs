@@ -214,6 +214,11 @@ impl Memo {
             self.round = game.round;
             self.failed.clear();
         }
+        if let [comp] = comps
+            && !contract::Reach::new(&game.rules, hand).may_hold_any(&game.rules, *comp)
+        {
+            return None;
+        }
         // A laydown only grows with the hand: where this seat's last search for these melds
         // failed, one now needs a meld holding a card it has gained since.
         let failed = self

@@ -788,6 +788,37 @@ impl<'a> Reach<'a> {
         }
     }
 
+    /// Whether the hand this was read from may hold a meld of `comp` at all: a set needs some
+    /// rank whose cards and the wilds make its size, a run some window whose places the cards of
+    /// one suit (any suits, where runs may mix them) and the wilds fill. `false` means
+    /// [`laydown`] finds no such meld; `true` decides nothing.
+    pub fn may_hold_any(&self, rules: &Rules, comp: Component) -> bool {
+        let n = usize::from(comp.size);
+        match comp.kind {
+            MeldKind::Set => (0..13).any(|r| {
+                let same: usize = (0..4).map(|s| usize::from(self.counts[s * 13 + r])).sum();
+                same + self.wilds >= n
+            }),
+            MeldKind::Run => {
+                if n > rules.max_run() {
+                    return false;
+                }
+                let any = [self.pools.iter().fold(0, |a, p| a | p)];
+                let pools: &[u32] = if rules.readings.run_suits == reading::RunSuits::SameSuit {
+                    &self.pools
+                } else {
+                    &any
+                };
+                pools.iter().any(|&pool| {
+                    rules
+                        .windows(n)
+                        .iter()
+                        .any(|&w| (pool & w).count_ones() as usize + self.wilds >= n)
+                })
+            }
+        }
+    }
+
     /// [`may_hold`] for the hand this was read from.
     pub fn may_hold(&self, rules: &Rules, comp: Component, card: Card) -> bool {
         let Some(rank) = card.rank() else {

@@ -156,20 +156,25 @@ proptest! {
     /// `contract::may_hold` is a necessary condition: every card of every meld of a component's
     /// size (or one card longer, as `contract-sizes=minimum` allows) that the hand can make passes
     /// it. The greedy player skips a search on it (`bots`), so a card it turned away would be a
-    /// laydown missed.
+    /// laydown missed. So is `Reach::may_hold_any`, for the hand: where it says no, the hand
+    /// makes no such meld.
     #[test]
     fn may_hold_passes_every_card_of_every_meld(rules in rules_strategy(), which in 0usize..6, hand in hand_strategy()) {
         let counts = Counts::from_cards(&hand);
+        let reach = contract::Reach::new(&rules, &counts);
         for &comp in &contracts()[which] {
             for n in [usize::from(comp.size), usize::from(comp.size) + 1] {
                 let mut bad = None;
+                let mut some = None;
                 combinations(hand.len(), n, &mut |idx| {
                     let g: Vec<Card> = idx.iter().map(|&i| hand[i]).collect();
                     if bad.is_none() && meld::is_valid(&rules, &g, Some(comp.kind)) {
                         bad = g.iter().find(|&&c| !contract::may_hold(&rules, comp, &counts, c)).map(|&c| (c, g.clone()));
+                        some.get_or_insert(g);
                     }
                 });
                 prop_assert!(bad.is_none(), "{:?} turned away from the meld {:?} ({} in {:?})", bad, comp, n, hand);
+                prop_assert!(some.is_none() || reach.may_hold_any(&rules, comp), "{:?} has the meld {:?} of {:?}", hand, some, comp);
             }
         }
     }
