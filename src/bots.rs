@@ -382,11 +382,11 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
     } else {
         &game.rules.rounds[game.round].contract
     };
-    let useful = Useful::new(&game.rules, hand, wanted);
+    let useful = useful_cards(&game.rules, hand, wanted);
     // Least first: not wild, not useful, the most points, the first in canonical order.
     let key = |c: Card| {
         u64::from(game.rules.is_wild(c)) << 41
-            | u64::from(useful.card(&game.rules, c)) << 40
+            | (useful >> c.index() & 1) << 40
             | u64::from(u32::MAX - game.rules.points(c)) << 8
             | c.index() as u64
     };
@@ -395,67 +395,51 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         .map_or(Action::EndTurn, Action::Discard)
 }
 
-/// What makes a natural card of a hand useful towards the `wanted` melds: another card of its
-/// rank where sets are wanted, or another natural card of its run's suit (any suit under
-/// `run-suits=any-suits`) close enough on the rank line to share a run where runs are wanted.
-struct Useful {
-    sets: bool,
-    /// The longest run wanted.
-    run: Option<usize>,
-    /// Natural cards per rank (index: rank number - 1).
-    same_rank: [u8; 13],
-    /// Places of the hand's natural cards per suit (all four alike under any-suits).
-    pools: [u32; 4],
-}
-
-impl Useful {
-    fn new(rules: &Rules, hand: &Counts, wanted: &[Component]) -> Useful {
-        let places = &rules.rank_places;
-        let mut same_rank = [0u8; 13];
-        let mut pools = [0u32; 4];
-        for (c, k) in hand.iter() {
-            let (Some(r), Some(s)) = (c.rank(), c.suit()) else {
-                continue;
-            };
-            let r = usize::from(r.number()) - 1;
-            same_rank[r] = same_rank[r].saturating_add(k);
-            if !rules.is_wild(c) {
-                pools[s as usize] |= places[r];
-            }
-        }
-        if rules.readings.run_suits != reading::RunSuits::SameSuit {
-            let all = pools.iter().fold(0, |a, m| a | m);
-            pools = [all; 4];
-        }
-        Useful {
-            sets: wanted.iter().any(|c| c.kind == MeldKind::Set),
-            run: wanted
-                .iter()
-                .filter(|c| c.kind == MeldKind::Run)
-                .map(|c| usize::from(c.size))
-                .max(),
-            same_rank,
-            pools,
+/// The cards of `hand` useful towards the `wanted` melds, as a mask by [`Card::index`]: a joker;
+/// a card with another of its rank where sets are wanted; a card with another natural card of its
+/// run's suit (any suit under `run-suits=any-suits`) close enough on the rank line to share a run
+/// where runs are wanted.
+fn useful_cards(rules: &Rules, hand: &Counts, wanted: &[Component]) -> u64 {
+    let sets = wanted.iter().any(|c| c.kind == MeldKind::Set);
+    // The longest run wanted.
+    let run = wanted
+        .iter()
+        .filter(|c| c.kind == MeldKind::Run)
+        .map(|c| usize::from(c.size))
+        .max();
+    let places = &rules.rank_places;
+    // Cards per rank (index: rank number - 1), and the places of the natural cards per suit.
+    let mut same_rank = [0u8; 13];
+    let mut pools = [0u32; 4];
+    let mut useful = 0u64;
+    for (c, k) in hand.iter() {
+        let (Some(r), Some(s)) = (c.rank(), c.suit()) else {
+            useful |= 1 << c.index();
+            continue;
+        };
+        let r = usize::from(r.number()) - 1;
+        same_rank[r] = same_rank[r].saturating_add(k);
+        if !rules.is_wild(c) {
+            pools[s as usize] |= places[r];
         }
     }
-
-    /// Whether `card`, a natural card of the hand, is useful.
-    fn card(&self, rules: &Rules, card: Card) -> bool {
-        let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else {
-            return true;
+    if rules.readings.run_suits != reading::RunSuits::SameSuit {
+        let all = pools.iter().fold(0, |a, m| a | m);
+        pools = [all; 4];
+    }
+    for (c, _) in hand.iter() {
+        let (Some(rank), Some(suit)) = (c.rank(), c.suit()) else {
+            continue;
         };
         let r = usize::from(rank.number()) - 1;
-        if self.sets && self.same_rank[r] >= 2 {
-            return true;
-        }
-        let Some(n) = self.run else {
-            return false;
-        };
         // The other places a run of `n` holding the card may cover (the cards at the card's own
         // places are of its rank and share no run with it).
-        let own = rules.rank_places[r];
-        self.pools[suit as usize] & !own & rules.reach(n, rank) != 0
+        let near_run = |n: usize| pools[suit as usize] & !places[r] & rules.reach(n, rank) != 0;
+        if (sets && same_rank[r] >= 2) || run.is_some_and(near_run) {
+            useful |= 1 << c.index();
+        }
     }
+    useful
 }
 
 fn random(game: &Game, seat: u8, rng: &mut Rng) -> Action {
@@ -551,7 +535,8 @@ mod tests {
     use crate::rules::load;
 
     fn useful(rules: &Rules, hand: &Counts, card: Card, wanted: &[Component]) -> bool {
-        Useful::new(rules, hand, wanted).card(rules, card)
+        assert!(hand.count(card) > 0, "asked of a card of the hand");
+        useful_cards(rules, hand, wanted) >> card.index() & 1 == 1
     }
 
     fn comp(kind: MeldKind, size: u8) -> Component {
