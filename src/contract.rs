@@ -313,7 +313,6 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
         runs,
         without,
         chosen,
-        avails,
     } = &mut scratch;
     let set_count = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
     set_templates(rules, hand, set_count, sets, without);
@@ -326,13 +325,11 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
         runs,
         hand,
         wilds,
-        pool_naturals: naturals.cards,
+        pools: Pools::of(&naturals),
     };
     chosen.clear();
-    avails.clear();
     let mut state = State {
         chosen,
-        avails,
         flow,
         out: None,
     };
@@ -361,7 +358,6 @@ struct Scratch {
     /// The templates no hand card can fill naturally, while the lists are built.
     without: Vec<(Template, usize)>,
     chosen: Vec<(Component, Template)>,
-    avails: Vec<usize>,
 }
 
 thread_local! {
@@ -996,16 +992,37 @@ struct Search<'a> {
     runs: &'a [Vec<(Template, usize)>],
     hand: &'a Counts,
     wilds: usize,
-    /// The natural cards of each pool of runs (a suit, or index 4: every suit, for any-suits
-    /// runs) that some place of the line can take: runs of one pool share them.
-    pool_naturals: [usize; 5],
+    /// Per pool of runs (a suit, or index 4: every suit, for any-suits runs), what its plain
+    /// naturals (`RunNaturals::plain`: the wild 2s are counted among the wilds only) give runs:
+    /// the places they fill, those they fill twice, and how many cards they are.
+    pools: Pools,
 }
 
-/// What [`choose`] changes as it goes: the templates chosen so far (with the places each could
-/// fill naturally), the flow network's space, and the laydown once found.
+/// The plain naturals of each pool of runs, as [`Search`] bounds templates with them.
+struct Pools {
+    places: [u32; 5],
+    twice: [u32; 5],
+    cards: [usize; 5],
+}
+
+impl Pools {
+    fn of(n: &RunNaturals) -> Pools {
+        let (one, twice) = n.plain_twice_any();
+        let p = n.plain;
+        let t = n.plain_twice;
+        let c = n.plain_cards;
+        Pools {
+            places: [p[0], p[1], p[2], p[3], one],
+            twice: [t[0], t[1], t[2], t[3], twice],
+            cards: [c[0], c[1], c[2], c[3], c.iter().sum()],
+        }
+    }
+}
+
+/// What [`choose`] changes as it goes: the templates chosen so far, the flow network's space, and
+/// the laydown once found.
 struct State<'a> {
     chosen: &'a mut Vec<(Component, Template)>,
-    avails: &'a mut Vec<usize>,
     flow: &'a mut Flow,
     out: Option<Vec<(Component, Vec<Card>)>>,
 }
@@ -1045,15 +1062,13 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         if need > bound + avail + s.wilds {
             break;
         }
-        let here = naturals_added(s, comp, t, *avail, st);
+        let here = naturals_added(s, comp, t, st);
         if need > bound + here + s.wilds {
             continue;
         }
         st.chosen.push((comp, t.clone()));
-        st.avails.push(*avail);
         choose(s, k + 1, bound + here, st);
         st.chosen.pop();
-        st.avails.pop();
         if st.out.is_some() {
             return;
         }
@@ -1064,12 +1079,14 @@ fn wilds_in(rules: &Rules, hand: &Counts) -> usize {
     rules.wild_cards().map(|c| usize::from(hand.count(c))).sum()
 }
 
-/// The most natural cards template `t` adds to what the templates chosen so far could hold. A run
-/// holds at most the places of its window the hand can fill naturally (`avail`), and runs of one
-/// pool together at most the pool's natural cards. Sets of one rank share its cards: `j` of them
-/// hold at most its usable copies, and where suits may not repeat at most `j` of each suit. An
-/// upper bound, so a branch it prunes has no laydown.
-fn naturals_added(s: &Search, c: Component, t: &Template, avail: usize, st: &State) -> usize {
+/// The most natural cards template `t` adds to what the templates chosen so far could hold, the
+/// wild cards apart (a wild 2 that may stand for itself counts among the wilds only: placed
+/// naturally, it is not placed as a wild). A run holds at most one plain natural at each place of
+/// its window; two runs of one pool hold a second at a place both cover only where the pool has
+/// two cards for it; all the runs of a pool hold at most its cards. Sets of one rank share its
+/// cards: `j` of them hold at most its usable copies, and where suits may not repeat at most `j`
+/// of each suit. An upper bound, so a branch it prunes has no laydown.
+fn naturals_added(s: &Search, c: Component, t: &Template, st: &State) -> usize {
     let n = usize::from(c.size);
     match t {
         Template::Set { rank } => {
@@ -1095,19 +1112,28 @@ fn naturals_added(s: &Search, c: Component, t: &Template, avail: usize, st: &Sta
                 });
             usable(j + 1).min(sizes + n) - usable(j).min(sizes)
         }
-        Template::Run { suit, .. } => {
+        Template::Run { suit, start } => {
             let pool = suit.map_or(4, |x| x as usize);
-            let before: usize = st
-                .chosen
-                .iter()
-                .zip(st.avails.iter())
-                .filter(
-                    |((_, x), _)| matches!(x, Template::Run { suit: other, .. } if other == suit),
-                )
-                .map(|((pc, _), &a)| a.min(usize::from(pc.size)))
-                .sum();
-            let cap = s.pool_naturals[pool];
-            (before + avail.min(n)).min(cap) - before.min(cap)
+            let window = |size: usize, start: usize| s.rules.windows(size)[start];
+            let holds = |size: usize, start: usize| {
+                ((s.pools.places[pool] & window(size, start)).count_ones() as usize).min(size)
+            };
+            let mut earlier = st.chosen.iter().filter_map(|(pc, x)| match x {
+                Template::Run { suit: other, start } if other == suit => {
+                    Some((usize::from(pc.size), *start))
+                }
+                _ => None,
+            });
+            let before: usize = earlier.clone().map(|(size, at)| holds(size, at)).sum();
+            let cap = s.pools.cards[pool];
+            let mut after = (before + holds(n, *start)).min(cap);
+            if let (Some((size, at)), None) = (earlier.next(), earlier.next()) {
+                let (a, b) = (window(size, at), window(n, *start));
+                let pair = (s.pools.places[pool] & (a | b)).count_ones()
+                    + (s.pools.twice[pool] & a & b).count_ones();
+                after = after.min(pair as usize);
+            }
+            after - before.min(cap)
         }
     }
 }
@@ -2010,6 +2036,28 @@ mod tests {
         }
     }
 
+    /// `may_hold_any` says no only where the hand makes no meld of the size: no rank with enough
+    /// cards and wilds for a set, no window of one suit (of any suits, where runs mix them) with
+    /// enough for a run, and no run longer than the line.
+    #[test]
+    fn may_hold_any_asks_for_some_meld_of_the_size() {
+        let rules = load("push", &[]).unwrap().rules;
+        let any = |h: &str, c: Component| Reach::new(&rules, &hand(h)).may_hold_any(&rules, c);
+        assert!(!any("7S 8H 9D 9C", set(3)));
+        assert!(any("7S 8H 9D 9C JK", set(3)));
+        assert!(any("JK JK 2C", set(3)), "all wild");
+        assert!(!any("5H 6H 9H 10S", run(3)));
+        assert!(any("5H 6H 9H JK", run(3)));
+        assert!(!any("5H 6S 7D", run(3)), "runs keep one suit");
+        let mut mixed = rules.clone();
+        assert!(mixed.set_reading(crate::disputes::DisputeId::RunSuits, "any-suits"));
+        assert!(Reach::new(&mixed, &hand("5H 6S 7D")).may_hold_any(&mixed, run(3)));
+        let line = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK";
+        let longest = u8::try_from(rules.max_run()).unwrap();
+        assert!(any(line, run(longest)), "a run as long as the rules allow");
+        assert!(!any(&format!("{line} JK JK"), run(longest + 1)));
+    }
+
     /// `may_hold` turns a card away only where no meld of the component could hold it: a set
     /// needs enough of the card's rank with the wilds, a run enough naturals of its suit in a
     /// window through the card's own place.
@@ -2207,10 +2255,9 @@ mod tests {
         use crate::disputes::DisputeId;
         let bound = |rules: &Rules,
                      h: &Counts,
-                     chosen: &[(Component, Template, usize)],
+                     chosen: &[(Component, Template)],
                      c: Component,
-                     t: Template,
-                     avail: usize| {
+                     t: Template| {
             let s = Search {
                 rules,
                 contract: &[],
@@ -2219,67 +2266,53 @@ mod tests {
                 runs: &[],
                 hand: h,
                 wilds: 0,
-                pool_naturals: run_naturals(rules, h).cards,
+                pools: Pools::of(&run_naturals(rules, h)),
             };
             let st = State {
-                chosen: &mut chosen.iter().map(|(c, t, _)| (*c, t.clone())).collect(),
-                avails: &mut chosen.iter().map(|(_, _, a)| *a).collect(),
+                chosen: &mut chosen.to_vec(),
                 flow: &mut Flow::default(),
                 out: None,
             };
-            naturals_added(&s, c, &t, avail, &st)
+            naturals_added(&s, c, &t, &st)
         };
         let push = load("push", &[]).unwrap().rules;
         let sevens = hand("7S 7S 7H 7D");
         let set7 = Template::Set { rank: Rank::Seven };
-        assert_eq!(bound(&push, &sevens, &[], set(3), set7.clone(), 4), 3);
-        assert_eq!(
-            bound(
-                &push,
-                &sevens,
-                &[(set(3), set7.clone(), 4)],
-                set(3),
-                set7.clone(),
-                4
-            ),
-            1
-        );
+        let one_set = [(set(3), set7.clone())];
+        assert_eq!(bound(&push, &sevens, &[], set(3), set7.clone()), 3);
+        assert_eq!(bound(&push, &sevens, &one_set, set(3), set7.clone()), 1);
         let repeat = load("push", &[(DisputeId::SetDuplicateSuits, "allowed".into())])
             .unwrap()
             .rules;
-        assert_eq!(
-            bound(
-                &repeat,
-                &sevens,
-                &[(set(3), set7.clone(), 4)],
-                set(3),
-                set7.clone(),
-                4
-            ),
-            1
-        );
-        assert_eq!(bound(&repeat, &sevens, &[], set(3), set7, 4), 3);
+        assert_eq!(bound(&repeat, &sevens, &one_set, set(3), set7.clone()), 1);
+        assert_eq!(bound(&repeat, &sevens, &[], set(3), set7), 3);
         let spades = hand("3S 4S 5S 6S 9H");
-        let low = Template::Run {
-            suit: Some(Suit::Spades),
-            start: 2,
+        let at = |suit: Suit, start: usize| Template::Run {
+            suit: Some(suit),
+            start,
         };
-        let high = Template::Run {
-            suit: Some(Suit::Spades),
-            start: 4,
-        };
-        let hearts = Template::Run {
-            suit: Some(Suit::Hearts),
-            start: 7,
-        };
-        assert_eq!(bound(&push, &spades, &[], run(4), low.clone(), 4), 4);
+        let low = at(Suit::Spades, 2);
+        let one_run = [(run(4), low.clone())];
+        assert_eq!(bound(&push, &spades, &[], run(4), low.clone()), 4);
         assert_eq!(
-            bound(&push, &spades, &[(run(4), low.clone(), 4)], run(4), high, 2),
+            bound(&push, &spades, &one_run, run(4), at(Suit::Spades, 4)),
             0
         );
         assert_eq!(
-            bound(&push, &spades, &[(run(4), low, 4)], run(4), hearts, 1),
+            bound(&push, &spades, &one_run, run(4), at(Suit::Hearts, 7)),
             1
+        );
+        // Two runs in one window: a second card at a place only where the hand has two. Seven
+        // spades would give the second run three more naturals by the suit's count alone.
+        let long = hand("3S 4S 5S 6S 9S 10S JS");
+        assert_eq!(bound(&push, &long, &one_run, run(4), low.clone()), 0);
+        let five_twice = hand("3S 4S 5S 5S 6S 9S 10S JS");
+        assert_eq!(bound(&push, &five_twice, &one_run, run(4), low.clone()), 1);
+        // A wild 2 that may stand for itself counts among the wilds, not at its place as well.
+        let ace_two_three = hand("AS 2S 3S");
+        assert_eq!(
+            bound(&push, &ace_two_three, &[], run(3), at(Suit::Spades, 0)),
+            2
         );
     }
 
