@@ -407,36 +407,54 @@ fn useful_cards(rules: &Rules, hand: &Counts, wanted: &[Component]) -> u64 {
         .filter(|c| c.kind == MeldKind::Run)
         .map(|c| usize::from(c.size))
         .max();
-    let places = &rules.rank_places;
-    // Cards per rank (index: rank number - 1), and the places of the natural cards per suit.
-    let mut same_rank = [0u8; 13];
+    // By card index (suit * 13 + rank number - 1), the joker at 52: the ranks held per suit.
+    const RANKS: u64 = 0x1FFF;
+    let present = hand.present();
+    let held: [u64; 4] = std::array::from_fn(|s| present >> (13 * s) & RANKS);
+    let mut useful = present & !((1 << 52) - 1);
+    if sets {
+        // Ranks with two cards or more: of two suits, or two copies of one card.
+        let mut two = held[0] & (held[1] | held[2] | held[3])
+            | held[1] & (held[2] | held[3])
+            | held[2] & held[3];
+        if hand.len() > present.count_ones() as usize {
+            for (c, k) in hand.iter() {
+                if k > 1 && c.index() < 52 {
+                    two |= 1 << (c.index() % 13);
+                }
+            }
+        }
+        useful |= present & (two | two << 13 | two << 26 | two << 39);
+    }
+    let Some(n) = run else {
+        return useful;
+    };
+    // The places of the natural cards per suit (all four alike under any-suits).
+    let wild = rules.wild_cards().fold(0u64, |m, c| m | 1 << c.index());
     let mut pools = [0u32; 4];
-    let mut useful = 0u64;
-    for (c, k) in hand.iter() {
-        let (Some(r), Some(s)) = (c.rank(), c.suit()) else {
-            useful |= 1 << c.index();
-            continue;
-        };
-        let r = usize::from(r.number()) - 1;
-        same_rank[r] = same_rank[r].saturating_add(k);
-        if !rules.is_wild(c) {
-            pools[s as usize] |= places[r];
+    for (s, pool) in pools.iter_mut().enumerate() {
+        let mut ranks = held[s] & !(wild >> (13 * s));
+        while ranks != 0 {
+            *pool |= rules.rank_places[ranks.trailing_zeros() as usize];
+            ranks &= ranks - 1;
         }
     }
     if rules.readings.run_suits != reading::RunSuits::SameSuit {
         let all = pools.iter().fold(0, |a, m| a | m);
         pools = [all; 4];
     }
-    for (c, _) in hand.iter() {
-        let (Some(rank), Some(suit)) = (c.rank(), c.suit()) else {
-            continue;
-        };
-        let r = usize::from(rank.number()) - 1;
-        // The other places a run of `n` holding the card may cover (the cards at the card's own
-        // places are of its rank and share no run with it).
-        let near_run = |n: usize| pools[suit as usize] & !places[r] & rules.reach(n, rank) != 0;
-        if (sets && same_rank[r] >= 2) || run.is_some_and(near_run) {
-            useful |= 1 << c.index();
+    // Per rank (number - 1), the places a run of `n` through it may cover.
+    let reach = rules.run_reach.get(n).copied().unwrap_or([0; 13]);
+    for (s, &pool) in pools.iter().enumerate() {
+        let mut ranks = held[s];
+        while ranks != 0 {
+            let r = ranks.trailing_zeros() as usize;
+            ranks &= ranks - 1;
+            // The other places a run of `n` holding the card may cover (the cards at the card's
+            // own places are of its rank and share no run with it).
+            if pool & !rules.rank_places[r] & reach[r] != 0 {
+                useful |= 1 << (13 * s + r);
+            }
         }
     }
     useful
@@ -559,6 +577,16 @@ mod tests {
         let run3 = [comp(MeldKind::Run, 3)];
         assert!(is("7S", &sets) && is("7H", &sets));
         assert!(!is("KC", &sets) && !is("9H", &sets));
+        // Two copies of one card are a pair too.
+        let twice = Counts::from_cards(&parse_cards("9C 9C KD").unwrap());
+        let nine = parse_cards("9C").unwrap()[0];
+        assert!(useful(&rules, &twice, nine, &sets));
+        assert!(!useful(
+            &rules,
+            &twice,
+            parse_cards("KD").unwrap()[0],
+            &sets
+        ));
         // Runs: 7H, 9H and JH lie within four places of each other; 7S has no spade near it.
         assert!(is("7H", &run4) && is("9H", &run4) && is("JH", &run4));
         assert!(!is("7S", &run4) && !is("KC", &run4));
