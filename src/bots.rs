@@ -214,6 +214,8 @@ impl Memo {
             self.round = game.round;
             self.failed.clear();
         }
+        // One meld (a run or a set after the contract): a hand that may hold none needs no
+        // search, nor the memo's questions.
         if let [comp] = comps
             && !contract::Reach::new(&game.rules, hand).may_hold_any(&game.rules, *comp)
         {
@@ -433,11 +435,7 @@ fn useful_cards(rules: &Rules, hand: &Counts, wanted: &[Component]) -> u64 {
     let wild = rules.wild_cards().fold(0u64, |m, c| m | 1 << c.index());
     let mut pools = [0u32; 4];
     for (s, pool) in pools.iter_mut().enumerate() {
-        let mut ranks = held[s] & !(wild >> (13 * s));
-        while ranks != 0 {
-            *pool |= rules.rank_places[ranks.trailing_zeros() as usize];
-            ranks &= ranks - 1;
-        }
+        *pool = rules.places_of(held[s] & !(wild >> (13 * s)));
     }
     if rules.readings.run_suits != reading::RunSuits::SameSuit {
         let all = pools.iter().fold(0, |a, m| a | m);

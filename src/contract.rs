@@ -771,11 +771,7 @@ impl<'a> Reach<'a> {
         };
         let mut pools = [0u32; 4];
         for (suit, pool) in pools.iter_mut().enumerate() {
-            let mut ranks = (hand.present() >> (suit * 13)) & ranks_kept;
-            while ranks != 0 {
-                *pool |= rules.rank_places[ranks.trailing_zeros() as usize];
-                ranks &= ranks - 1;
-            }
+            *pool = rules.places_of((hand.present() >> (suit * 13)) & ranks_kept);
         }
         Reach {
             counts: hand.by_index(),
@@ -791,10 +787,7 @@ impl<'a> Reach<'a> {
     pub fn may_hold_any(&self, rules: &Rules, comp: Component) -> bool {
         let n = usize::from(comp.size);
         match comp.kind {
-            MeldKind::Set => (0..13).any(|r| {
-                let same: usize = (0..4).map(|s| usize::from(self.counts[s * 13 + r])).sum();
-                same + self.wilds >= n
-            }),
+            MeldKind::Set => (0..13).any(|r| self.of_rank(r) + self.wilds >= n),
             MeldKind::Run => {
                 if n > rules.max_run() {
                     return false;
@@ -815,6 +808,11 @@ impl<'a> Reach<'a> {
         }
     }
 
+    /// The hand's cards of the rank numbered `r + 1`, of every suit.
+    fn of_rank(&self, r: usize) -> usize {
+        (0..4).map(|s| usize::from(self.counts[s * 13 + r])).sum()
+    }
+
     /// [`may_hold`] for the hand this was read from.
     pub fn may_hold(&self, rules: &Rules, comp: Component, card: Card) -> bool {
         let Some(rank) = card.rank() else {
@@ -826,10 +824,7 @@ impl<'a> Reach<'a> {
         let n = usize::from(comp.size);
         let r = usize::from(rank.number()) - 1;
         match comp.kind {
-            MeldKind::Set => {
-                let same: usize = (0..4).map(|s| usize::from(self.counts[s * 13 + r])).sum();
-                same + self.wilds >= n
-            }
+            MeldKind::Set => self.of_rank(r) + self.wilds >= n,
             MeldKind::Run => {
                 if n > rules.max_run() {
                     return false;

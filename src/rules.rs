@@ -191,6 +191,18 @@ impl Rules {
         self.run_windows.get(n).map_or(&[], Vec::as_slice)
     }
 
+    /// The places of the ranks of `ranks` on the line ([`Rules::rank_places`]), given as a mask
+    /// by rank number - 1 (bits above the 13th are not read).
+    pub fn places_of(&self, ranks: u64) -> u32 {
+        let mut ranks = ranks & 0x1FFF;
+        let mut places = 0;
+        while ranks != 0 {
+            places |= self.rank_places[ranks.trailing_zeros() as usize];
+            ranks &= ranks - 1;
+        }
+        places
+    }
+
     /// The places that can share a run of `n` cards with a card of `rank` ([`Rules::run_reach`]):
     /// none where no such run fits on the line.
     pub fn reach(&self, n: usize, rank: Rank) -> u32 {
@@ -1136,6 +1148,20 @@ mod tests {
         }
         let six = load("six-to-ten", &[]).unwrap().rules;
         assert_eq!(places_of(&six, Rank::Two), Vec::<usize>::new());
+    }
+
+    /// `places_of` is the union of the ranks' places: an ace has two on Push's line, no rank none,
+    /// and a bit past the 13 ranks (a suit's next rank, in a hand's mask) adds nothing.
+    #[test]
+    fn places_of_joins_the_places_of_the_ranks() {
+        let push = load("push", &[]).unwrap().rules;
+        let p = push.rank_places;
+        assert_eq!(push.places_of(0), 0);
+        assert_eq!(push.places_of(1), p[0]);
+        assert_eq!(p[0].count_ones(), 2, "the ace, low and high");
+        assert_eq!(push.places_of(1 | 1 << 6 | 1 << 12), p[0] | p[6] | p[12]);
+        assert_eq!(push.places_of(0x1FFF), p.iter().fold(0, |a, m| a | m));
+        assert_eq!(push.places_of(1 << 13 | 1 << 40 | 1 << 4), p[4]);
     }
 
     /// A run of `n` may hold two places together exactly when they lie fewer than `n` places
