@@ -1123,10 +1123,8 @@ fn naturals_added(s: &Search, c: Component, t: &Template, st: &State) -> usize {
             let cap = s.pools.cards[pool];
             let mut after = (before + holds(n, *start)).min(cap);
             if let (Some((size, at)), None) = (earlier.next(), earlier.next()) {
-                let (a, b) = (window(size, at), window(n, *start));
-                let pair = (s.pools.places[pool] & (a | b)).count_ones()
-                    + (s.pools.twice[pool] & a & b).count_ones();
-                after = after.min(pair as usize);
+                let (one, twice) = (s.pools.places[pool], s.pools.twice[pool]);
+                after = after.min(pair_holds(one, twice, window(size, at), window(n, *start)));
             }
             after - before.min(cap)
         }
@@ -1176,9 +1174,8 @@ impl RunNaturals {
 }
 
 /// The most natural cards two runs of the sizes `sizes[0]` and `sizes[1]` can hold together in
-/// one pool whose plain naturals fill the places `one`, and `twice` with two cards or more: each
-/// run holds one card at each place of its window, so a place both windows cover holds two only
-/// where the pool has two. `None` where no two windows may be used (each needs a natural card,
+/// one pool whose plain naturals fill the places `one`, and `twice` with two cards or more: the
+/// best [`pair_holds`] over the pairs of windows they may lie in. `None` where no two windows may be used (each needs a natural card,
 /// `anchors`, unless all-wild melds are allowed). An upper bound, exact but for an ace with two
 /// places, which it may count at both.
 fn pair_naturals(
@@ -1192,11 +1189,17 @@ fn pair_naturals(
     let mut best = None;
     for a in anchored_windows(rules, sizes[0], anchors, all_wild) {
         for b in anchored_windows(rules, sizes[1], anchors, all_wild) {
-            let got = (one & (a | b)).count_ones() + (twice & a & b).count_ones();
-            best = best.max(Some(got as usize));
+            best = best.max(Some(pair_holds(one, twice, a, b)));
         }
     }
     best
+}
+
+/// The most natural cards two runs in the windows `a` and `b` hold together, in a pool whose
+/// naturals fill the places `one`, and `twice` with two cards or more: one at each place of
+/// either window, a second at a place both cover only where the pool has two.
+fn pair_holds(one: u32, twice: u32, a: u32, b: u32) -> usize {
+    ((one & (a | b)).count_ones() + (twice & a & b).count_ones()) as usize
 }
 
 /// The windows of `n` places a run may lie in: those holding a place the hand can fill
