@@ -756,7 +756,8 @@ pub struct Reach<'a> {
     counts: &'a [u8; KINDS],
     wilds: usize,
     /// Per suit, the places of the line the hand's cards of that suit can fill naturally in runs
-    /// (a 2 only where it may stand for itself there).
+    /// (a 2 only where it may stand for itself there); every suit's, four times alike, where runs
+    /// may mix suits (`run-suits=any-suits`).
     pools: [u32; 4],
 }
 
@@ -772,6 +773,9 @@ impl<'a> Reach<'a> {
         let mut pools = [0u32; 4];
         for (suit, pool) in pools.iter_mut().enumerate() {
             *pool = rules.places_of((hand.present() >> (suit * 13)) & ranks_kept);
+        }
+        if rules.readings.run_suits != reading::RunSuits::SameSuit {
+            pools = [pools.iter().fold(0, |a, p| a | p); 4];
         }
         Reach {
             counts: hand.by_index(),
@@ -792,11 +796,12 @@ impl<'a> Reach<'a> {
                 if n > rules.max_run() {
                     return false;
                 }
-                let any = [self.pools.iter().fold(0, |a, p| a | p)];
-                let pools: &[u32] = if rules.readings.run_suits == reading::RunSuits::SameSuit {
-                    &self.pools
+                // Under any-suits the four pools are one.
+                let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
+                let pools = if same_suit {
+                    &self.pools[..]
                 } else {
-                    &any
+                    &self.pools[..1]
                 };
                 pools.iter().any(|&pool| {
                     rules
@@ -815,7 +820,7 @@ impl<'a> Reach<'a> {
 
     /// [`may_hold`] for the hand this was read from.
     pub fn may_hold(&self, rules: &Rules, comp: Component, card: Card) -> bool {
-        let Some(rank) = card.rank() else {
+        let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else {
             return true;
         };
         if rules.is_wild(card) {
@@ -829,12 +834,7 @@ impl<'a> Reach<'a> {
                 if n > rules.max_run() {
                     return false;
                 }
-                let pool = match card.suit() {
-                    Some(s) if rules.readings.run_suits == reading::RunSuits::SameSuit => {
-                        self.pools[s as usize]
-                    }
-                    _ => self.pools.iter().fold(0, |a, p| a | p),
-                };
+                let pool = self.pools[suit as usize];
                 rules.windows(n).iter().any(|&w| {
                     w & rules.rank_places[r] != 0
                         && (pool & w).count_ones() as usize + self.wilds >= n
