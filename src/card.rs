@@ -19,6 +19,14 @@ pub enum Suit {
 impl Suit {
     pub const ALL: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
 
+    /// [`Suit::ALL`] as the suits of runs that keep one suit (`None` is a run of any suits).
+    pub const EACH: [Option<Suit>; 4] = [
+        Some(Suit::Spades),
+        Some(Suit::Hearts),
+        Some(Suit::Diamonds),
+        Some(Suit::Clubs),
+    ];
+
     pub fn letter(self) -> char {
         ['S', 'H', 'D', 'C'][self as usize]
     }

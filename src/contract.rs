@@ -929,13 +929,7 @@ fn run_templates(
         if n > rules.max_run() {
             continue;
         }
-        const EACH: [Option<Suit>; 4] = [
-            Some(Suit::Spades),
-            Some(Suit::Hearts),
-            Some(Suit::Diamonds),
-            Some(Suit::Clubs),
-        ];
-        let suits: &[Option<Suit>] = if same_suit { &EACH } else { &[None] };
+        let suits: &[Option<Suit>] = if same_suit { &Suit::EACH } else { &[None] };
         let with = &mut out[n];
         without.clear();
         // The places of each window the hand can fill naturally, per suit (at most `n`); then the

@@ -473,12 +473,6 @@ fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(Interpretation) -> bool) -> 
         return true;
     }
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
-    const EACH: [Option<Suit>; 4] = [
-        Some(Suit::Spades),
-        Some(Suit::Hearts),
-        Some(Suit::Diamonds),
-        Some(Suit::Clubs),
-    ];
     let one;
     let suits: &[Option<Suit>] = if same_suit {
         // The naturals fix the suit; with none, every suit.
@@ -490,7 +484,7 @@ fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(Interpretation) -> bool) -> 
                 one = [Some(s)];
                 &one
             }
-            None => &EACH,
+            None => &Suit::EACH,
         }
     } else {
         &[None]
