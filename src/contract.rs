@@ -291,7 +291,23 @@ pub struct Laydown {
 }
 
 /// Searches `hand` for melds meeting `contract`; `None` if it cannot be met.
+///
+/// A contract of one meld (the built-in players ask for a run or a set after their contract at
+/// every turn) is mostly answered by [`one_meld`] without the search; the answer is the same.
 pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<Laydown> {
+    if let [comp] = contract
+        && let Some(found) = one_meld(rules, *comp, hand)
+    {
+        return found.map(|cards| Laydown {
+            melds: vec![(*comp, cards)],
+        });
+    }
+    search_laydown(rules, contract, hand)
+}
+
+/// [`laydown`] by the full search alone, whatever the contract: what `laydown`'s shortcut is
+/// checked against (`tests/laydown.rs`).
+pub fn search_laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<Laydown> {
     let total: usize = contract.iter().map(|c| usize::from(c.size)).sum();
     let (naturals, wilds) = read_hand(rules, contract, hand);
     if total > hand.len() || !may_meet(rules, contract, hand, &naturals, wilds) {
@@ -345,6 +361,217 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
             melds: v.into_iter().map(|(_, m)| m).collect(),
         }
     })
+}
+
+/// [`laydown`] of the one meld `comp`, where it needs no search: `Some(answer)`, the answer
+/// [`search_laydown`] gives, or `None` where only the search can tell.
+///
+/// It walks the templates in [`choose`]'s order ([`set_templates`], [`run_templates`]) with the
+/// same bounds. Where no template passes them, the search finds nothing either. At the first
+/// that passes, it runs only the first flow of [`fill`] (naturals in order, then wild 2s by
+/// suit, then jokers): where that fills the meld, the network carries nothing more and `fill`
+/// reads the same cards back, so this is the search's laydown. Where it falls short, augmenting
+/// paths might still fill the meld, or the search goes on to the next template: undecided.
+fn one_meld(rules: &Rules, comp: Component, hand: &Counts) -> Option<Option<Vec<Card>>> {
+    let n = usize::from(comp.size);
+    // With nothing chosen before, whether a template is allowed depends on its kind alone.
+    let any = match comp.kind {
+        MeldKind::Set => Template::Set { rank: Rank::Ace },
+        MeldKind::Run => Template::Run {
+            suit: None,
+            start: 0,
+        },
+    };
+    if !template_allowed(rules, comp, &any, &[]) {
+        // `choose` tries no template.
+        return Some(None);
+    }
+    let wilds = wilds_in(rules, hand);
+    let all_wild = rules.readings.all_wild_melds == reading::AllWildMelds::Allowed;
+    match comp.kind {
+        MeldKind::Set => {
+            let forbid =
+                rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+            // `set_templates`: the ranks with naturals, most first (ties in rank order), then
+            // the first rank with none where all-wild melds are allowed.
+            let counts = hand.by_index();
+            let mut avail = [0usize; 13];
+            let mut usable = [0usize; 13];
+            let mut listed = [false; 13];
+            let mut most = 0;
+            let mut empty = None;
+            for (r, rank) in Rank::ALL.into_iter().enumerate() {
+                if rank == Rank::Two && !rules.natural_two_in_sets() {
+                    continue;
+                }
+                // Every card of a rank taken here is natural in a set (a 2 only where twos may
+                // be natural in sets).
+                for suit in 0..4 {
+                    let k = usize::from(counts[suit * 13 + r]);
+                    avail[r] += k;
+                    usable[r] += if forbid { k.min(1) } else { k };
+                }
+                listed[r] = avail[r] > 0;
+                most = most.max(avail[r]);
+                if avail[r] == 0 && rank != Rank::Two && empty.is_none() {
+                    empty = Some(r);
+                }
+            }
+            let with = (1..=most)
+                .rev()
+                .flat_map(|a| (0..13).filter(move |&r| listed[r] && avail[r] == a));
+            let tail = empty.filter(|_| all_wild);
+            for r in with.chain(tail) {
+                // `choose`'s bounds, with nothing chosen before.
+                if n > avail[r] + wilds {
+                    break;
+                }
+                if n > usable[r].min(n) + wilds {
+                    continue;
+                }
+                return first_flow(rules, hand, comp, &Template::Set { rank: Rank::ALL[r] })
+                    .map(Some);
+            }
+            Some(None)
+        }
+        MeldKind::Run => {
+            if n > rules.max_run() {
+                return Some(None);
+            }
+            let naturals = run_naturals(rules, hand);
+            let pools = Pools::of(&naturals);
+            let suits: &[Option<Suit>] = if rules.readings.run_suits == reading::RunSuits::SameSuit
+            {
+                &Suit::EACH
+            } else {
+                &[None]
+            };
+            let windows = rules.windows(n);
+            // `run_templates`: per pool, the places of each window the hand fills naturally; the
+            // templates most places first, then in suit and start order; then, where all-wild
+            // melds are allowed, the first window of each pool the hand fills none of.
+            let mut avails = [[0u8; 33]; 4];
+            let mut most = 0;
+            for (&suit, row) in suits.iter().zip(&mut avails) {
+                let fillable = match suit {
+                    Some(s) => naturals.places[s as usize],
+                    None => naturals.places.iter().fold(0, |a, m| a | m),
+                };
+                for (&w, slot) in windows.iter().zip(row.iter_mut()) {
+                    *slot = (fillable & w).count_ones() as u8;
+                    most = most.max(*slot);
+                }
+            }
+            let avails = &avails;
+            let with = (1..=most).rev().flat_map(|a| {
+                suits.iter().zip(avails).flat_map(move |(&suit, row)| {
+                    (0..windows.len())
+                        .filter(move |&start| row[start] == a)
+                        .map(move |start| (suit, start, usize::from(a)))
+                })
+            });
+            let without =
+                suits
+                    .iter()
+                    .zip(avails)
+                    .filter(|_| all_wild)
+                    .filter_map(|(&suit, row)| {
+                        let start = row[..windows.len()].iter().position(|&a| a == 0)?;
+                        Some((suit, start, 0))
+                    });
+            for (suit, start, avail) in with.chain(without) {
+                if n > avail + wilds {
+                    break;
+                }
+                let pool = suit.map_or(4, |x| x as usize);
+                let here = ((pools.places[pool] & windows[start]).count_ones() as usize)
+                    .min(n)
+                    .min(pools.cards[pool]);
+                if n > here + wilds {
+                    continue;
+                }
+                return first_flow(rules, hand, comp, &Template::Run { suit, start }).map(Some);
+            }
+            Some(None)
+        }
+    }
+}
+
+/// The cards [`fill`]'s first flow puts into the one template `t` of `comp`, where they fill
+/// it; `None` where they fall short. The same steps in the same order as `fill`'s, on the
+/// network `fill` builds for one template: naturals (a run's one per place) into the template,
+/// one of them first into its edge for the natural card an anchored meld needs, then wild 2s
+/// by suit and jokers into what is left open.
+fn first_flow(rules: &Rules, hand: &Counts, comp: Component, t: &Template) -> Option<Vec<Card>> {
+    let n = usize::from(comp.size);
+    let anchored = rules.readings.all_wild_melds == reading::AllWildMelds::Forbidden;
+    let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
+    let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
+    // What is left of the template's edges to the sink, and of each card kind's supply.
+    let mut nat_sink = usize::from(anchored);
+    let mut nat_all = n;
+    let mut all_sink = if anchored { n - 1 } else { n };
+    let mut used = [0u8; crate::card::KINDS];
+    let mut cards = Vec::with_capacity(n);
+    let mut take = |card: Card, cap: usize, cards: &mut Vec<Card>, used: &mut [u8]| {
+        let f = usize::from(hand.count(card) - used[card.index()]).min(cap);
+        let mut placed = 0;
+        if f > 0 && nat_sink > 0 {
+            nat_sink -= 1;
+            placed = 1;
+        }
+        let more = (f - placed).min(nat_all).min(all_sink);
+        nat_all -= more;
+        all_sink -= more;
+        placed += more;
+        used[card.index()] += placed as u8;
+        cards.extend(std::iter::repeat_n(card, placed));
+        placed
+    };
+    let mut joker_only = false;
+    match *t {
+        Template::Set { rank } => {
+            joker_only = rank == Rank::Two && !exact && rules.twos_wild;
+            for suit in Suit::ALL {
+                let card = Card::new(rank, suit);
+                if hand.count(card) > 0 && set_natural(rules, card) {
+                    take(card, if forbid { 1 } else { n }, &mut cards, &mut used);
+                }
+            }
+        }
+        Template::Run { suit, start } => {
+            let len = rules.line.len();
+            for i in 0..n {
+                let pl = (start + i) % len;
+                // A place's slot takes one natural card.
+                let mut slot = 1;
+                for card in place_cards(rules.line[pl].rank, suit) {
+                    if hand.count(card) > 0 && run_natural_at(rules, pl, card) {
+                        slot -= take(card, slot, &mut cards, &mut used);
+                    }
+                }
+            }
+        }
+    }
+    let mut open = n.min(all_sink);
+    if !joker_only {
+        for suit in Suit::ALL {
+            let two = Card::new(Rank::Two, suit);
+            if open == 0 || !rules.is_wild(two) || hand.count(two) == 0 {
+                continue;
+            }
+            let f = open.min(usize::from(hand.count(two) - used[two.index()]));
+            cards.extend(std::iter::repeat_n(two, f));
+            open -= f;
+        }
+    }
+    let f = open.min(usize::from(hand.count(Card::JOKER)));
+    cards.extend(std::iter::repeat_n(Card::JOKER, f));
+    if cards.len() != n {
+        return None;
+    }
+    cards.sort();
+    Some(cards)
 }
 
 /// The space a laydown search works in: the flow network's, and the template lists'. Each thread
@@ -2031,6 +2258,46 @@ mod tests {
     /// `may_hold_any` says no only where the hand makes no meld of the size: no rank with enough
     /// cards and wilds for a set, no window of one suit (of any suits, where runs mix them) with
     /// enough for a run, and no run longer than the line.
+    /// `laydown`'s shortcut for one meld decides the usual cases itself, with the search's
+    /// answer: the first template its bounds let through, filled by the first flow; none where
+    /// no template gets through them.
+    #[test]
+    fn one_meld_is_decided_without_the_search() {
+        let rules = load("push", &[]).unwrap().rules;
+        let decided = |h: &str, c: Component| {
+            let answer = one_meld(&rules, c, &hand(h));
+            let searched = search_laydown(&rules, &[c], &hand(h));
+            assert_eq!(
+                answer.clone().map(|a| a.map(|cards| vec![(c, cards)])),
+                Some(searched.map(|l| l.melds)),
+                "{h}"
+            );
+            answer.expect("decided")
+        };
+        // A laydown's cards come in canonical order.
+        let cards = |s: &str| {
+            let mut v = parse_cards(s).unwrap();
+            v.sort();
+            v
+        };
+        // Sets: the rank with the most naturals (the lower rank at a tie), a wild where short.
+        assert_eq!(decided("7S 7H 9D 9C 9H", set(3)), Some(cards("9H 9D 9C")));
+        assert_eq!(decided("7S 7H 9D 9C KH", set(3)), None);
+        assert_eq!(decided("7S 7H 9D 9C 2C", set(3)), Some(cards("7S 7H 2C")));
+        // Suits may not repeat in a Push set: two 7S are one natural to the bounds, so the 9s.
+        assert_eq!(decided("7S 7S 9D 9C 2C", set(3)), Some(cards("9D 9C 2C")));
+        // Runs: the hearts hold two places of A-2-3 and of 2-3-4 (before the clubs' two of
+        // 4-5-6), but one of them is the wild 2, which the bounds count among the wilds only:
+        // neither window can be filled, and 4-5-6 of clubs is the first that can.
+        assert_eq!(
+            decided("2H 3H 5C 6C", run(3)),
+            Some(cards("2H 5C 6C")),
+            "the search's bounds pass over the hearts"
+        );
+        assert_eq!(decided("5H 6H 9H", run(3)), None);
+        assert_eq!(decided("5H 6H 9H JK", run(3)), Some(cards("5H 6H JK")));
+    }
+
     #[test]
     fn may_hold_any_asks_for_some_meld_of_the_size() {
         let rules = load("push", &[]).unwrap().rules;

@@ -7,7 +7,7 @@ use push_rummy::contract;
 use push_rummy::disputes::DisputeId;
 use push_rummy::meld::{self, Query};
 use push_rummy::rules::{Rules, load};
-use push_rummy::spec::Component;
+use push_rummy::spec::{Component, MeldKind};
 
 const SWITCHES: &[(DisputeId, &[&str])] = &[
     (DisputeId::SetDuplicateSuits, &["forbidden", "allowed"]),
@@ -177,5 +177,24 @@ proptest! {
                 prop_assert!(some.is_none() || reach.may_hold_any(&rules, comp), "{:?} has the meld {:?} of {:?}", hand, some, comp);
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// A contract of one meld is mostly answered without the search (`laydown`'s shortcut for
+    /// the built-in players' run or set after the contract): the same laydown, card for card, as
+    /// the search gives, under every reading.
+    #[test]
+    fn one_meld_is_laid_down_as_the_search_lays_it_down(rules in rules_strategy(), run in any::<bool>(), size in 3u8..=6, hand in hand_strategy()) {
+        let kind = if run { MeldKind::Run } else { MeldKind::Set };
+        let contract = [Component { kind, size }];
+        let counts = Counts::from_cards(&hand);
+        prop_assert_eq!(
+            contract::laydown(&rules, &contract, &counts),
+            contract::search_laydown(&rules, &contract, &counts),
+            "hand {:?} contract {:?}", hand, contract
+        );
     }
 }
