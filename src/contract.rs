@@ -275,7 +275,7 @@ fn why_not(
 // ---------------------------------------------------------------- laydown search
 
 /// A shape a contract meld could take.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Template {
     /// A set of `rank` (`natural_only_twos`: a set of twos under rank-only, whose other places
     /// only jokers fill).
@@ -429,8 +429,8 @@ fn one_meld(rules: &Rules, comp: Component, hand: &Counts) -> Option<Option<Vec<
                 if n > usable[r].min(n) + wilds {
                     continue;
                 }
-                return first_flow(rules, hand, comp, &Template::Set { rank: Rank::ALL[r] })
-                    .map(Some);
+                let t = Template::Set { rank: Rank::ALL[r] };
+                return first_flow(rules, hand, &[(comp, t)]).map(|mut m| m.pop().map(|m| m.1));
             }
             Some(None)
         }
@@ -490,88 +490,143 @@ fn one_meld(rules: &Rules, comp: Component, hand: &Counts) -> Option<Option<Vec<
                 if n > here + wilds {
                     continue;
                 }
-                return first_flow(rules, hand, comp, &Template::Run { suit, start }).map(Some);
+                let t = Template::Run { suit, start };
+                return first_flow(rules, hand, &[(comp, t)]).map(|mut m| m.pop().map(|m| m.1));
             }
             Some(None)
         }
     }
 }
 
-/// The cards [`fill`]'s first flow puts into the one template `t` of `comp`, where they fill
-/// it; `None` where they fall short. The same steps in the same order as `fill`'s, on the
-/// network `fill` builds for one template: naturals (a run's one per place) into the template,
-/// one of them first into its edge for the natural card an anchored meld needs, then wild 2s
-/// by suit and jokers into what is left open.
-fn first_flow(rules: &Rules, hand: &Counts, comp: Component, t: &Template) -> Option<Vec<Card>> {
-    let n = usize::from(comp.size);
+/// The melds [`fill`]'s first flow makes of the `chosen` templates, where it fills them all;
+/// `None` where it falls short (only the whole network can tell then). The same steps in the
+/// same order as `fill`'s, template by template, without building the network: naturals (a
+/// run's one per place) into the template, one of them first into its edge for the natural card
+/// an anchored meld needs, then wild 2s by suit and jokers into what is left open. Where they
+/// fill every template, `fill`'s network carries no more, and `fill` reads the same cards back:
+/// each template's naturals, and its count of wilds dealt out from the wild 2s by suit and then
+/// the jokers that the wild pool passed on (a set of twos under rank-only: jokers).
+fn first_flow(
+    rules: &Rules,
+    hand: &Counts,
+    chosen: &[(Component, Template)],
+) -> Option<Vec<(Component, Vec<Card>)>> {
     let anchored = rules.readings.all_wild_melds == reading::AllWildMelds::Forbidden;
     let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
     let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
-    // What is left of the template's edges to the sink, and of each card kind's supply.
-    let mut nat_sink = usize::from(anchored);
-    let mut nat_all = n;
-    let mut all_sink = if anchored { n - 1 } else { n };
+    // What the flow takes of each card kind's supply (as a natural or a wild), of each wild 2
+    // into the wild pool, and of the jokers into the pool.
     let mut used = [0u8; crate::card::KINDS];
-    let mut cards = Vec::with_capacity(n);
-    let mut take = |card: Card, cap: usize, cards: &mut Vec<Card>, used: &mut [u8]| {
-        let f = usize::from(hand.count(card) - used[card.index()]).min(cap);
-        let mut placed = 0;
-        if f > 0 && nat_sink > 0 {
-            nat_sink -= 1;
-            placed = 1;
-        }
-        let more = (f - placed).min(nat_all).min(all_sink);
-        nat_all -= more;
-        all_sink -= more;
-        placed += more;
-        used[card.index()] += placed as u8;
-        cards.extend(std::iter::repeat_n(card, placed));
-        placed
-    };
-    let mut joker_only = false;
-    match *t {
-        Template::Set { rank } => {
-            joker_only = rank == Rank::Two && !exact && rules.twos_wild;
-            for suit in Suit::ALL {
-                let card = Card::new(rank, suit);
-                if hand.count(card) > 0 && set_natural(rules, card) {
-                    take(card, if forbid { 1 } else { n }, &mut cards, &mut used);
+    let mut twos_pooled = [0u8; 4];
+    let mut jokers_pooled = 0u8;
+    let jokers = hand.count(Card::JOKER);
+    let mut out = Vec::with_capacity(chosen.len());
+    // Per template: its wild count, and whether only jokers reach it.
+    let mut wilds = [(0usize, false); 16];
+    if chosen.len() > wilds.len() {
+        return None;
+    }
+    for (ti, &(comp, t)) in chosen.iter().enumerate() {
+        let n = usize::from(comp.size);
+        // What is left of the template's edges towards the sink.
+        let mut nat_sink = usize::from(anchored);
+        let mut nat_all = n;
+        let mut all_sink = if anchored { n - 1 } else { n };
+        let mut cards = Vec::with_capacity(n);
+        let mut take = |card: Card, cap: usize, cards: &mut Vec<Card>| {
+            let f = usize::from(hand.count(card) - used[card.index()]).min(cap);
+            let mut placed = 0;
+            if f > 0 && nat_sink > 0 {
+                nat_sink -= 1;
+                placed = 1;
+            }
+            let more = (f - placed).min(nat_all).min(all_sink);
+            nat_all -= more;
+            all_sink -= more;
+            placed += more;
+            used[card.index()] += placed as u8;
+            cards.extend(std::iter::repeat_n(card, placed));
+            placed
+        };
+        let mut joker_only = false;
+        match t {
+            Template::Set { rank } => {
+                joker_only = rank == Rank::Two && !exact && rules.twos_wild;
+                for suit in Suit::ALL {
+                    let card = Card::new(rank, suit);
+                    if hand.count(card) > 0 && set_natural(rules, card) {
+                        take(card, if forbid { 1 } else { n }, &mut cards);
+                    }
                 }
             }
-        }
-        Template::Run { suit, start } => {
-            let len = rules.line.len();
-            for i in 0..n {
-                let pl = (start + i) % len;
-                // A place's slot takes one natural card.
-                let mut slot = 1;
-                for card in place_cards(rules.line[pl].rank, suit) {
-                    if hand.count(card) > 0 && run_natural_at(rules, pl, card) {
-                        slot -= take(card, slot, &mut cards, &mut used);
+            Template::Run { suit, start } => {
+                let len = rules.line.len();
+                for i in 0..n {
+                    let pl = (start + i) % len;
+                    // A place's slot takes one natural card.
+                    let mut slot = 1;
+                    for card in place_cards(rules.line[pl].rank, suit) {
+                        if hand.count(card) > 0 && run_natural_at(rules, pl, card) {
+                            slot -= take(card, slot, &mut cards);
+                        }
                     }
                 }
             }
         }
-    }
-    let mut open = n.min(all_sink);
-    if !joker_only {
-        for suit in Suit::ALL {
-            let two = Card::new(Rank::Two, suit);
-            if open == 0 || !rules.is_wild(two) || hand.count(two) == 0 {
-                continue;
+        let mut open = n.min(all_sink);
+        let before = open;
+        if !joker_only {
+            for (s, pooled) in twos_pooled.iter_mut().enumerate() {
+                let two = Card::new(Rank::Two, Suit::ALL[s]);
+                let k = hand.count(two);
+                if open == 0 || !rules.is_wild(two) || k == 0 {
+                    continue;
+                }
+                let f = open.min(usize::from((k - used[two.index()]).min(k - *pooled)));
+                used[two.index()] += f as u8;
+                *pooled += f as u8;
+                open -= f;
             }
-            let f = open.min(usize::from(hand.count(two) - used[two.index()]));
-            cards.extend(std::iter::repeat_n(two, f));
-            open -= f;
         }
+        let mut left = jokers - used[Card::JOKER.index()];
+        if !joker_only {
+            left = left.min(jokers - jokers_pooled);
+        }
+        let f = open.min(usize::from(left));
+        used[Card::JOKER.index()] += f as u8;
+        if !joker_only {
+            jokers_pooled += f as u8;
+        }
+        open -= f;
+        let w = before - open;
+        if cards.len() + w < n {
+            return None;
+        }
+        wilds[ti] = (w, joker_only);
+        out.push((comp, cards));
     }
-    let f = open.min(usize::from(hand.count(Card::JOKER)));
-    cards.extend(std::iter::repeat_n(Card::JOKER, f));
-    if cards.len() != n {
-        return None;
+    // The wilds the pool passed on, dealt out to the templates in order.
+    let mut pooled: Vec<(Card, u8)> = Suit::ALL
+        .iter()
+        .zip(twos_pooled)
+        .map(|(&s, k)| (Card::new(Rank::Two, s), k))
+        .chain(std::iter::once((Card::JOKER, jokers_pooled)))
+        .collect();
+    for ((_, cards), &(w, joker_only)) in out.iter_mut().zip(&wilds) {
+        if joker_only {
+            cards.extend(std::iter::repeat_n(Card::JOKER, w));
+        } else {
+            let mut need = w;
+            for (card, k) in &mut pooled {
+                let f = need.min(usize::from(*k));
+                cards.extend(std::iter::repeat_n(*card, f));
+                *k -= f as u8;
+                need -= f;
+            }
+        }
+        cards.sort();
     }
-    cards.sort();
-    Some(cards)
+    Some(out)
 }
 
 /// The space a laydown search works in: the flow network's, and the template lists'. Each thread
@@ -1282,7 +1337,7 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         if need > bound + here + s.wilds {
             continue;
         }
-        st.chosen.push((comp, t.clone()));
+        st.chosen.push((comp, *t));
         choose(s, k + 1, bound + here, st);
         st.chosen.pop();
         if st.out.is_some() {
@@ -1661,7 +1716,8 @@ fn fill_with_palettes(
     let split =
         rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::Forbidden;
     if !split || runs.len() < 2 {
-        return fill(rules, hand, chosen, None, g);
+        // Mostly the first flow fills every template, and the network is not built.
+        return first_flow(rules, hand, chosen).or_else(|| fill(rules, hand, chosen, None, g));
     }
     let r = runs.len();
     for code in 0..r.pow(4) {
@@ -2258,6 +2314,81 @@ mod tests {
     /// `may_hold_any` says no only where the hand makes no meld of the size: no rank with enough
     /// cards and wilds for a set, no window of one suit (of any suits, where runs mix them) with
     /// enough for a run, and no run longer than the line.
+    /// `fill` builds its network only where the first flow falls short: where that flow fills
+    /// every chosen template, its melds are the network's. Random hands of the Push pack, random
+    /// templates of the contracts' lists, under readings that change the network.
+    #[test]
+    fn the_first_flow_is_the_networks_where_it_fills() {
+        use crate::disputes::DisputeId as D;
+        let switches: [(D, &[&str]); 6] = [
+            (D::AllWildMelds, &["allowed", "forbidden"]),
+            (D::SetDuplicateSuits, &["forbidden", "allowed"]),
+            (D::WildInSetRepresents, &["rank-only", "exact-card"]),
+            (D::NaturalTwos, &["runs-only", "runs-and-sets", "never"]),
+            (D::RunSuits, &["same-suit", "any-suits"]),
+            (D::SetMaxSize, &["4", "unlimited"]),
+        ];
+        let push = load("push", &[]).unwrap().rules;
+        let pack = crate::game::pack(&push, 4);
+        let mut rng = crate::rng::Rng::new(29);
+        let (mut filled, mut decided, mut differ) = (0, 0, 0);
+        for _ in 0..20_000 {
+            let mut rules = push.clone();
+            for (id, names) in switches {
+                let name = names[rng.below(names.len() as u64) as usize];
+                assert!(rules.set_reading(id, name), "{id:?}={name}");
+            }
+            rules.refresh();
+            // Hands near melds: cards of a few ranks and of one suit's stretch, and some wilds.
+            let mut cards = Vec::new();
+            for _ in 0..8 + rng.below(8) {
+                let c = pack[rng.below(pack.len() as u64) as usize];
+                let near = Card::new(
+                    Rank::ALL[4 + rng.below(4) as usize],
+                    Suit::ALL[rng.below(2) as usize],
+                );
+                cards.push(if rng.below(2) == 0 { c } else { near });
+            }
+            let hand = Counts::from_cards(&cards);
+            let contract = &push.rounds[rng.below(push.rounds.len() as u64) as usize].contract;
+            let (naturals, _) = read_hand(&rules, contract, &hand);
+            let (mut sets, mut runs, mut without) = (Vec::new(), Vec::new(), Vec::new());
+            let set_count = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
+            set_templates(&rules, &hand, set_count, &mut sets, &mut without);
+            run_templates(&rules, &naturals.places, contract, &mut runs, &mut without);
+            // One template per contract meld, most often among the first of its list.
+            let mut chosen = Vec::new();
+            for &c in contract {
+                let list = match c.kind {
+                    MeldKind::Set => &sets,
+                    MeldKind::Run => &runs[usize::from(c.size)],
+                };
+                if list.is_empty() {
+                    break;
+                }
+                let k = rng.below(list.len().min(4) as u64) as usize;
+                chosen.push((c, list[k].0));
+            }
+            if chosen.len() < contract.len() {
+                continue;
+            }
+            let whole = fill(&rules, &hand, &chosen, None, &mut Flow::default());
+            filled += usize::from(whole.is_some());
+            if let Some(first) = first_flow(&rules, &hand, &chosen) {
+                decided += 1;
+                assert_eq!(Some(first), whole, "{hand:?} {chosen:?}");
+            } else {
+                differ += usize::from(whole.is_some());
+            }
+        }
+        // The shortcut answers most of the networks that fill; those it leaves to the network
+        // are fewer (and exist: the network is still needed).
+        assert!(
+            decided > 2 * differ && differ > 0,
+            "{decided} {differ} of {filled}"
+        );
+    }
+
     /// `laydown`'s shortcut for one meld decides the usual cases itself, with the search's
     /// answer: the first template its bounds let through, filled by the first flow; none where
     /// no template gets through them.
@@ -2537,13 +2668,13 @@ mod tests {
         let push = load("push", &[]).unwrap().rules;
         let sevens = hand("7S 7S 7H 7D");
         let set7 = Template::Set { rank: Rank::Seven };
-        let one_set = [(set(3), set7.clone())];
-        assert_eq!(bound(&push, &sevens, &[], set(3), set7.clone()), 3);
-        assert_eq!(bound(&push, &sevens, &one_set, set(3), set7.clone()), 1);
+        let one_set = [(set(3), set7)];
+        assert_eq!(bound(&push, &sevens, &[], set(3), set7), 3);
+        assert_eq!(bound(&push, &sevens, &one_set, set(3), set7), 1);
         let repeat = load("push", &[(DisputeId::SetDuplicateSuits, "allowed".into())])
             .unwrap()
             .rules;
-        assert_eq!(bound(&repeat, &sevens, &one_set, set(3), set7.clone()), 1);
+        assert_eq!(bound(&repeat, &sevens, &one_set, set(3), set7), 1);
         assert_eq!(bound(&repeat, &sevens, &[], set(3), set7), 3);
         let spades = hand("3S 4S 5S 6S 9H");
         let at = |suit: Suit, start: usize| Template::Run {
@@ -2551,8 +2682,8 @@ mod tests {
             start,
         };
         let low = at(Suit::Spades, 2);
-        let one_run = [(run(4), low.clone())];
-        assert_eq!(bound(&push, &spades, &[], run(4), low.clone()), 4);
+        let one_run = [(run(4), low)];
+        assert_eq!(bound(&push, &spades, &[], run(4), low), 4);
         assert_eq!(
             bound(&push, &spades, &one_run, run(4), at(Suit::Spades, 4)),
             0
@@ -2564,9 +2695,9 @@ mod tests {
         // Two runs in one window: a second card at a place only where the hand has two. Seven
         // spades would give the second run three more naturals by the suit's count alone.
         let long = hand("3S 4S 5S 6S 9S 10S JS");
-        assert_eq!(bound(&push, &long, &one_run, run(4), low.clone()), 0);
+        assert_eq!(bound(&push, &long, &one_run, run(4), low), 0);
         let five_twice = hand("3S 4S 5S 5S 6S 9S 10S JS");
-        assert_eq!(bound(&push, &five_twice, &one_run, run(4), low.clone()), 1);
+        assert_eq!(bound(&push, &five_twice, &one_run, run(4), low), 1);
         // A wild 2 that may stand for itself counts among the wilds, not at its place as well.
         let ace_two_three = hand("AS 2S 3S");
         assert_eq!(
