@@ -651,9 +651,11 @@ thread_local! {
 /// ignored. Each set takes a rank and each run a window, and the wild cards must fill what the
 /// naturals leave open. `false` means no laydown exists; `true` decides nothing.
 ///
-/// Sets only need a few candidate ranks: a group of `j` sets on one rank can move to any unused
-/// rank whose `j` sets would hold at least as many naturals without needing more wilds, so for
-/// `m` sets the `m` best ranks for each group size `j` suffice.
+/// Sets of one size cost what their cheapest steps cost ([`SetsShape::cost`]). Sets of several
+/// sizes (and a set and a run at exactly the hand's wilds, which may share a card) take the
+/// enumeration, which needs only a few candidate ranks: a group of `j` sets on one rank can move
+/// to any unused rank whose `j` sets would hold at least as many naturals without needing more
+/// wilds, so for `m` sets the `m` best ranks for each group size `j` suffice.
 ///
 /// `naturals` and `wilds` are the hand's, as [`read_hand`] reads them (the search reads them
 /// once for both).
@@ -819,6 +821,33 @@ fn may_meet(
         // Too many to enumerate cheaply; the full search decides.
         return true;
     }
+    let distinct = rules.readings.same_rank_sets == reading::SameRankSets::Forbidden;
+    let twos = rules.natural_two_in_sets();
+    let size = contract
+        .iter()
+        .find(|c| c.kind == MeldKind::Set)
+        .map_or(0, |c| usize::from(c.size));
+    let equal = contract
+        .iter()
+        .all(|c| c.kind != MeldKind::Set || usize::from(c.size) == size);
+    if equal && size < SET_STEPS {
+        let shape = SetsShape {
+            sets: m,
+            size,
+            distinct,
+            forbid_dup,
+            all_wild,
+            twos,
+        };
+        let Some(sets) = shape.cost(counts) else {
+            return false;
+        };
+        // One set and one run at exactly the hand's wilds: below, whether they would share a
+        // card and need one more.
+        if !(need + sets == wilds && m == 1 && r == 1 && contract.len() == 2) {
+            return need + sets <= wilds;
+        }
+    }
     // Natural cards per rank and suit. The twos are counted too: where they cannot be natural in
     // a set, no set takes their rank below.
     let mut nat = [[0usize; 4]; 13];
@@ -839,11 +868,9 @@ fn may_meet(
         }
     }
     let usable = |r: usize, j: usize| -> usize { usable_by[j][r] };
-    let distinct = rules.readings.same_rank_sets == reading::SameRankSets::Forbidden;
     let mut candidates = [0usize; 16];
     let mut k = 0;
     let group_sizes = if distinct || !forbid_dup { 1 } else { m };
-    let twos = rules.natural_two_in_sets();
     for j in 1..=group_sizes {
         // The `m` ranks whose `j` sets hold the most naturals (ties: lower rank first).
         let mut key = [0usize; 13];
@@ -944,6 +971,69 @@ fn may_meet(
         }
     }
     false
+}
+
+/// A set's size below which [`SetsShape::cost`] applies: the most wilds one more set can need,
+/// plus one.
+const SET_STEPS: usize = 16;
+
+/// Equal sets as [`may_meet`] weighs them: how many, their size, and the readings that decide
+/// which ranks they may take and how many naturals a rank gives them.
+struct SetsShape {
+    sets: usize,
+    size: usize,
+    /// No two sets of one rank (`same-rank-sets=forbidden`).
+    distinct: bool,
+    /// No suit twice in a set: `j` sets of a rank hold at most `j` naturals of each suit.
+    forbid_dup: bool,
+    /// A set may be all wild: ranks the hand holds none of count too.
+    all_wild: bool,
+    /// A set of twos may be made (twos may be natural in sets).
+    twos: bool,
+}
+
+impl SetsShape {
+    /// The fewest wilds the sets need beside the hand's naturals (by card index, as
+    /// [`Counts::by_index`] gives them), their ranks chosen as well as can be; `None` where no
+    /// choice of ranks can hold them. `size < SET_STEPS`.
+    ///
+    /// What `j` sets of one rank need, `max(0, j * size - usable(j))`, grows by steps that never
+    /// shrink (`usable(j)` grows by the suits with `j` copies or more, fewer and fewer), so
+    /// the cheapest choice of ranks takes the `sets` cheapest steps among all ranks: a rank's
+    /// second set never comes cheaper than its first.
+    fn cost(&self, counts: &[u8; crate::card::KINDS]) -> Option<usize> {
+        let per_rank = if self.distinct { 1 } else { self.sets };
+        // How many steps there are of each cost (a step adds one set: at most `size` wilds).
+        let mut steps = [0usize; SET_STEPS];
+        for r in 0..13 {
+            if r == 1 && !self.twos {
+                continue;
+            }
+            let k = [0, 13, 26, 39].map(|suit| usize::from(counts[suit + r]));
+            let total: usize = k.iter().sum();
+            if total == 0 && !self.all_wild {
+                continue;
+            }
+            let (mut usable, mut before) = (0, 0);
+            for j in 1..=per_rank {
+                usable = if self.forbid_dup {
+                    usable + k.iter().filter(|&&c| c >= j).count()
+                } else {
+                    total
+                };
+                let cost = (j * self.size).saturating_sub(usable);
+                steps[cost - before] += 1;
+                before = cost;
+            }
+        }
+        let (mut left, mut cost) = (self.sets, 0);
+        for (c, &n) in steps.iter().enumerate() {
+            let t = n.min(left);
+            cost += t * c;
+            left -= t;
+        }
+        (left == 0).then_some(cost)
+    }
 }
 
 /// What [`may_meet`] reads from a hand for a contract of one set and one run.
@@ -2314,6 +2404,80 @@ mod tests {
     /// `may_hold_any` says no only where the hand makes no meld of the size: no rank with enough
     /// cards and wilds for a set, no window of one suit (of any suits, where runs mix them) with
     /// enough for a run, and no run longer than the line.
+    /// The relaxed check's cost of equal sets (the cheapest steps) against every choice of ranks
+    /// for them, on random counts under every combination of the readings it weighs.
+    #[test]
+    fn equal_sets_cost_the_cheapest_choice_of_ranks() {
+        fn brute(shape: &SetsShape, counts: &[u8; crate::card::KINDS]) -> Option<usize> {
+            // Non-decreasing rank sequences: each multiset of ranks once.
+            fn go(
+                shape: &SetsShape,
+                counts: &[u8; 53],
+                from: usize,
+                ranks: &mut Vec<usize>,
+            ) -> Option<usize> {
+                if ranks.len() == shape.sets {
+                    let mut cost = 0;
+                    for r in 0..13 {
+                        let j = ranks.iter().filter(|&&x| x == r).count();
+                        if j == 0 {
+                            continue;
+                        }
+                        let k: Vec<usize> =
+                            (0..4).map(|s| usize::from(counts[13 * s + r])).collect();
+                        let total: usize = k.iter().sum();
+                        if (r == 1 && !shape.twos)
+                            || (shape.distinct && j > 1)
+                            || (total == 0 && !shape.all_wild)
+                        {
+                            return None;
+                        }
+                        let usable: usize = if shape.forbid_dup {
+                            k.iter().map(|&c| c.min(j)).sum()
+                        } else {
+                            total
+                        };
+                        cost += (j * shape.size).saturating_sub(usable);
+                    }
+                    return Some(cost);
+                }
+                (from..13)
+                    .filter_map(|r| {
+                        ranks.push(r);
+                        let c = go(shape, counts, r, ranks);
+                        ranks.pop();
+                        c
+                    })
+                    .min()
+            }
+            go(shape, counts, 0, &mut Vec::new())
+        }
+        let mut rng = crate::rng::Rng::new(41);
+        let mut answers = [0; 2];
+        for case in 0..4000u32 {
+            let bit = |b: u32| case >> b & 1 == 1;
+            let shape = SetsShape {
+                sets: 1 + rng.below(4) as usize,
+                size: 3 + rng.below(3) as usize,
+                distinct: bit(0),
+                forbid_dup: bit(1),
+                all_wild: bit(2),
+                twos: bit(3),
+            };
+            // A few ranks, with copies of some suits.
+            let mut counts = [0u8; crate::card::KINDS];
+            for _ in 0..rng.below(16) {
+                // Twos too (rank index 1): a set of them only where twos may be natural.
+                let r = [0, 1, 4, 8][rng.below(4) as usize];
+                counts[13 * rng.below(4) as usize + r] += 1;
+            }
+            let cost = shape.cost(&counts);
+            assert_eq!(cost, brute(&shape, &counts), "{case}: {counts:?}");
+            answers[usize::from(cost.is_some())] += 1;
+        }
+        assert!(answers.iter().all(|&n| n > 100), "{answers:?}");
+    }
+
     /// `fill` builds its network only where the first flow falls short: where that flow fills
     /// every chosen template, its melds are the network's. Random hands of the Push pack, random
     /// templates of the contracts' lists, under readings that change the network.
