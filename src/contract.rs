@@ -1585,21 +1585,32 @@ fn anchored_windows(
 }
 
 fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
-    let places = rules.rank_places;
-    let two = usize::from(Rank::Two.number()) - 1;
+    const TWO: u64 = 1 << 1;
     let twos_natural = !rules.twos_wild || rules.natural_two_in_runs();
+    let counts = hand.by_index();
     let mut out = RunNaturals::default();
-    for (si, suit) in hand.by_index()[..52].chunks_exact(13).enumerate() {
-        for (rank, &k) in suit.iter().enumerate() {
-            if k > 0 && places[rank] != 0 && (rank != two || twos_natural) {
-                out.places[si] |= places[rank];
-                out.cards[si] += usize::from(k);
-                if rank != two || !rules.twos_wild {
-                    out.plain[si] |= places[rank];
-                    out.plain_cards[si] += usize::from(k);
-                    if k > 1 {
-                        out.plain_twice[si] |= places[rank];
-                    }
+    for si in 0..4 {
+        // The ranks held in this suit, by rank number - 1 (those without a place on the line
+        // add nothing).
+        let mut ranks = hand.present() >> (13 * si) & 0x1FFF;
+        if !twos_natural {
+            ranks &= !TWO;
+        }
+        while ranks != 0 {
+            let rank = ranks.trailing_zeros() as usize;
+            ranks &= ranks - 1;
+            let places = rules.rank_places[rank];
+            if places == 0 {
+                continue;
+            }
+            let k = counts[13 * si + rank];
+            out.places[si] |= places;
+            out.cards[si] += usize::from(k);
+            if rank != 1 || !rules.twos_wild {
+                out.plain[si] |= places;
+                out.plain_cards[si] += usize::from(k);
+                if k > 1 {
+                    out.plain_twice[si] |= places;
                 }
             }
         }
