@@ -1175,11 +1175,15 @@ impl<'a> Reach<'a> {
                 } else {
                     &self.pools[..1]
                 };
+                // The naturals a window needs beside the wilds: a pool with fewer places in all
+                // has no such window.
+                let need = n.saturating_sub(self.wilds);
                 pools.iter().any(|&pool| {
-                    rules
-                        .windows(n)
-                        .iter()
-                        .any(|&w| (pool & w).count_ones() as usize + self.wilds >= n)
+                    pool.count_ones() as usize >= need
+                        && rules
+                            .windows(n)
+                            .iter()
+                            .any(|&w| (pool & w).count_ones() as usize >= need)
                 })
             }
         }
