@@ -750,7 +750,8 @@ fn may_meet(
             && same_suit;
         let p = pools.len();
         let mut cheapest = if r == 1 { lower } else { usize::MAX };
-        let codes = if r == 1 {
+        // Two runs are weighed on their own (below); three or four by every choice of pools.
+        let codes = if r <= 2 {
             0
         } else {
             p.pow(u32::try_from(r).unwrap_or(u32::MAX))
@@ -759,6 +760,48 @@ fn may_meet(
         // most what the best pair of windows holds, a place twice only where the pool has two
         // cards for it (`pair_naturals`). Asked last and only then, once per pool.
         let mut pairs = [None::<Option<usize>>; 4];
+        let mut pair_in = |q: usize| {
+            *pairs[q].get_or_insert_with(|| {
+                let (one, twice) = if same_suit {
+                    (naturals.plain[q], naturals.plain_twice[q])
+                } else {
+                    naturals.plain_twice_any()
+                };
+                pair_naturals(rules, run_sizes, one, twice, pool_anchors[q], all_wild)
+            })
+        };
+        // What `size` places of one pool need beside the `avail` naturals its windows hold.
+        let short =
+            |q: usize, size: usize, avail: usize| size - avail.min(pool_totals[q]).min(size);
+        if r == 2 {
+            // Each run in a pool of its own, or both in one (where runs may share a suit).
+            let (s0, s1) = (run_sizes[0], run_sizes[1]);
+            for (q1, &b1) in best[1][..p].iter().enumerate() {
+                let Some(b1) = b1 else {
+                    continue;
+                };
+                for (q0, &b0) in best[0][..p].iter().enumerate() {
+                    let Some(b0) = b0 else {
+                        continue;
+                    };
+                    if q0 != q1 {
+                        cheapest = cheapest.min(short(q0, s0, b0) + short(q1, s1, b1));
+                        continue;
+                    }
+                    if split {
+                        continue;
+                    }
+                    let mut here = short(q0, s0 + s1, b0 + b1);
+                    if here <= wilds && here < cheapest {
+                        let Some(pair) = pair_in(q0) else {
+                            continue;
+                        };
+                        here = short(q0, s0 + s1, pair);
+                    }
+                    cheapest = cheapest.min(here);
+                }
+            }
+        }
         'runs: for code in 0..codes {
             let mut size = [0usize; 4];
             let mut avail = [0usize; 4];
@@ -777,32 +820,7 @@ fn may_meet(
                 size[pool] += run_sizes[i];
                 avail[pool] += b;
             }
-            let cost = |avail: &[usize; 4]| -> usize {
-                (0..p)
-                    .map(|q| size[q] - avail[q].min(pool_totals[q]).min(size[q]))
-                    .sum()
-            };
-            let mut here = cost(&avail);
-            if r == 2
-                && here <= wilds
-                && here < cheapest
-                && let Some(q) = (0..p).find(|&q| used[q] == 2)
-            {
-                let pair = *pairs[q].get_or_insert_with(|| {
-                    let (one, twice) = if same_suit {
-                        (naturals.plain[q], naturals.plain_twice[q])
-                    } else {
-                        naturals.plain_twice_any()
-                    };
-                    pair_naturals(rules, run_sizes, one, twice, pool_anchors[q], all_wild)
-                });
-                let Some(pair) = pair else {
-                    continue 'runs;
-                };
-                avail[q] = pair;
-                here = cost(&avail);
-            }
-            cheapest = cheapest.min(here);
+            cheapest = cheapest.min((0..p).map(|q| short(q, size[q], avail[q])).sum());
         }
         if cheapest == usize::MAX {
             return false;
