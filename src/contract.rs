@@ -2614,11 +2614,22 @@ mod tests {
         assert_eq!(decided("7S 7H 9D 9C 2C", set(3)), Some(cards("7S 7H 2C")));
         // Suits may not repeat in a Push set: two 7S are one natural to the bounds, so the 9s.
         assert_eq!(decided("7S 7S 9D 9C 2C", set(3)), Some(cards("9D 9C 2C")));
+        // No rank with a natural (a 2 is not natural in a Push set): an all-wild set, and none
+        // where all-wild melds are forbidden.
+        assert_eq!(decided("2C JK JK", set(3)), Some(cards("2C JK JK")));
+        let anchored = load(
+            "push",
+            &[(crate::disputes::DisputeId::AllWildMelds, "forbidden".into())],
+        )
+        .unwrap()
+        .rules;
+        assert_eq!(one_meld(&anchored, set(3), &hand("2C JK JK")), Some(None));
         // Runs: the hearts hold two places of A-2-3 and of 2-3-4 (before the clubs' two of
-        // 4-5-6), but one of them is the wild 2, which the bounds count among the wilds only:
-        // neither window can be filled, and 4-5-6 of clubs is the first that can.
+        // 4-5-6), but one of them is the wild 2, which the bounds count among the wilds only
+        // (and the 9H lies in neither window): neither can be filled, and 4-5-6 of clubs is the
+        // first that can.
         assert_eq!(
-            decided("2H 3H 5C 6C", run(3)),
+            decided("2H 3H 9H 5C 6C", run(3)),
             Some(cards("2H 5C 6C")),
             "the search's bounds pass over the hearts"
         );
