@@ -2586,6 +2586,42 @@ mod tests {
         );
     }
 
+    /// Two runs of one suit whose naturals lie far apart: the pair of windows holds one each
+    /// (the relaxed check must not count the pool's one best window twice, nor once only), and
+    /// the wilds fill the rest.
+    #[test]
+    fn two_runs_of_one_suit_far_apart_hold_a_natural_each() {
+        let rules = load("push", &[]).unwrap().rules;
+        let runs = [run(4), run(4)];
+        assert!(laydown(&rules, &runs, &hand("5H 10H JK JK JK JK JK JK")).is_some());
+        assert!(laydown(&rules, &runs, &hand("5H 10H 3C JK JK JK JK JK")).is_none());
+    }
+
+    /// Sets longer than the relaxed check's table of steps (`SET_STEPS`) are weighed the general
+    /// way: two of sixteen cards, where sets have no size limit and suits may repeat.
+    #[test]
+    fn a_set_beyond_the_step_table_is_weighed_too() {
+        use crate::disputes::DisputeId as D;
+        let rules = load(
+            "push",
+            &[
+                (D::SetMaxSize, "unlimited".into()),
+                (D::SetDuplicateSuits, "allowed".into()),
+            ],
+        )
+        .unwrap()
+        .rules;
+        let size = u8::try_from(SET_STEPS).unwrap();
+        let mut cards = hand("7S 7S 7H 7H 7D 7D 7C 7C 9S 9S 9H 9H 9D 9D 9C 9C");
+        for _ in 0..16 {
+            cards.add(Card::JOKER);
+        }
+        assert!(laydown(&rules, &[set(size), set(size)], &cards).is_some());
+        cards.remove(Card::JOKER);
+        cards.add(Card::new(Rank::King, Suit::Spades));
+        assert!(laydown(&rules, &[set(size), set(size)], &cards).is_none());
+    }
+
     /// `laydown`'s shortcut for one meld decides the usual cases itself, with the search's
     /// answer: the first template its bounds let through, filled by the first flow; none where
     /// no template gets through them.
