@@ -2650,6 +2650,24 @@ mod tests {
         assert_eq!(decided("7S 7H 9D 9C 2C", set(3)), Some(cards("7S 7H 2C")));
         // Suits may not repeat in a Push set: two 7S are one natural to the bounds, so the 9s.
         assert_eq!(decided("7S 7S 9D 9C 2C", set(3)), Some(cards("9D 9C 2C")));
+        // Where a 2 may be natural in a set, a set of twos under rank-only takes only jokers
+        // beside its natural twos: a second 2S (its suit is there already) may not fill it, the
+        // first flow falls short and the search decides (on the 5s, with the 2s as wilds).
+        let twos = load(
+            "push",
+            &[(
+                crate::disputes::DisputeId::NaturalTwos,
+                "runs-and-sets".into(),
+            )],
+        )
+        .unwrap()
+        .rules;
+        let h = hand("2S 2S 2H 5C");
+        assert_eq!(one_meld(&twos, set(3), &h), None);
+        assert_eq!(
+            laydown(&twos, &[set(3)], &h).map(|l| l.melds),
+            Some(vec![(set(3), cards("2S 2S 5C"))])
+        );
         // No rank with a natural (a 2 is not natural in a Push set): an all-wild set, and none
         // where all-wild melds are forbidden.
         assert_eq!(decided("2C JK JK", set(3)), Some(cards("2C JK JK")));
