@@ -2622,6 +2622,42 @@ mod tests {
         assert!(laydown(&rules, &[set(size), set(size)], &cards).is_none());
     }
 
+    /// `first_flow` takes a 2 as a natural only where a 2 may stand for itself, and as a wild
+    /// only where twos are wild: on any template, its answer is the network's where it fills.
+    #[test]
+    fn the_first_flow_takes_a_two_as_the_rules_say() {
+        use crate::disputes::DisputeId as D;
+        let same = |rules: &Rules, h: &str, c: Component, t: Template| {
+            let quick = first_flow(rules, &hand(h), &[(c, t)]);
+            let whole = fill(rules, &hand(h), &[(c, t)], None, &mut Flow::default());
+            assert_eq!(quick.clone().or(whole.clone()), whole, "{h}");
+            quick
+        };
+        // A 2 that may not stand for itself in a run cannot be the natural card a meld needs
+        // where all-wild melds are forbidden.
+        let never = load(
+            "push",
+            &[
+                (D::NaturalTwos, "never".into()),
+                (D::AllWildMelds, "forbidden".into()),
+            ],
+        )
+        .unwrap()
+        .rules;
+        let low = Template::Run {
+            suit: Some(Suit::Hearts),
+            start: 0,
+        };
+        assert_eq!(same(&never, "2H JK JK", run(3), low), None);
+        // Where twos are not wild, a 2 fills nothing but a place of its own rank.
+        let mut plain = load("push", &[]).unwrap().rules;
+        plain.twos_wild = false;
+        plain.refresh();
+        let sevens = Template::Set { rank: Rank::Seven };
+        assert_eq!(same(&plain, "7S 7H 2C", set(3), sevens), None);
+        assert!(same(&plain, "7S 7H 2C JK", set(3), sevens).is_some());
+    }
+
     /// `laydown`'s shortcut for one meld decides the usual cases itself, with the search's
     /// answer: the first template its bounds let through, filled by the first flow; none where
     /// no template gets through them.
