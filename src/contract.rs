@@ -2075,6 +2075,12 @@ mod tests {
         Counts::from_cards(&parse_cards(s).unwrap())
     }
 
+    /// Push's rules under the given readings.
+    fn push_with(readings: &[(crate::disputes::DisputeId, &str)]) -> Rules {
+        let readings: Vec<_> = readings.iter().map(|&(d, r)| (d, r.to_string())).collect();
+        load("push", &readings).unwrap().rules
+    }
+
     /// [`may_meet`] on what [`read_hand`] reads from `h`, as `laydown` asks it.
     fn quick_check(rules: &Rules, contract: &[Component], h: &Counts) -> bool {
         let (naturals, wilds) = read_hand(rules, contract, h);
@@ -2602,15 +2608,10 @@ mod tests {
     #[test]
     fn a_set_beyond_the_step_table_is_weighed_too() {
         use crate::disputes::DisputeId as D;
-        let rules = load(
-            "push",
-            &[
-                (D::SetMaxSize, "unlimited".into()),
-                (D::SetDuplicateSuits, "allowed".into()),
-            ],
-        )
-        .unwrap()
-        .rules;
+        let rules = push_with(&[
+            (D::SetMaxSize, "unlimited"),
+            (D::SetDuplicateSuits, "allowed"),
+        ]);
         let size = u8::try_from(SET_STEPS).unwrap();
         let mut cards = hand("7S 7S 7H 7H 7D 7D 7C 7C 9S 9S 9H 9H 9D 9D 9C 9C");
         for _ in 0..16 {
@@ -2635,15 +2636,7 @@ mod tests {
         };
         // A 2 that may not stand for itself in a run cannot be the natural card a meld needs
         // where all-wild melds are forbidden.
-        let never = load(
-            "push",
-            &[
-                (D::NaturalTwos, "never".into()),
-                (D::AllWildMelds, "forbidden".into()),
-            ],
-        )
-        .unwrap()
-        .rules;
+        let never = push_with(&[(D::NaturalTwos, "never"), (D::AllWildMelds, "forbidden")]);
         let low = Template::Run {
             suit: Some(Suit::Hearts),
             start: 0,
@@ -2689,15 +2682,7 @@ mod tests {
         // Where a 2 may be natural in a set, a set of twos under rank-only takes only jokers
         // beside its natural twos: a second 2S (its suit is there already) may not fill it, the
         // first flow falls short and the search decides (on the 5s, with the 2s as wilds).
-        let twos = load(
-            "push",
-            &[(
-                crate::disputes::DisputeId::NaturalTwos,
-                "runs-and-sets".into(),
-            )],
-        )
-        .unwrap()
-        .rules;
+        let twos = push_with(&[(crate::disputes::DisputeId::NaturalTwos, "runs-and-sets")]);
         let h = hand("2S 2S 2H 5C");
         assert_eq!(one_meld(&twos, set(3), &h), None);
         assert_eq!(
@@ -2707,12 +2692,7 @@ mod tests {
         // No rank with a natural (a 2 is not natural in a Push set): an all-wild set, and none
         // where all-wild melds are forbidden.
         assert_eq!(decided("2C JK JK", set(3)), Some(cards("2C JK JK")));
-        let anchored = load(
-            "push",
-            &[(crate::disputes::DisputeId::AllWildMelds, "forbidden".into())],
-        )
-        .unwrap()
-        .rules;
+        let anchored = push_with(&[(crate::disputes::DisputeId::AllWildMelds, "forbidden")]);
         assert_eq!(one_meld(&anchored, set(3), &hand("2C JK JK")), Some(None));
         // Runs: the hearts hold two places of A-2-3 and of 2-3-4 (before the clubs' two of
         // 4-5-6), but one of them is the wild 2, which the bounds count among the wilds only
