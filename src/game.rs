@@ -500,13 +500,13 @@ impl Seen {
         rules: &Arc<Rules>,
         meld: &TableMeld,
         card: Card,
-        interps: &[Interpretation],
+        interps: Vec<Interpretation>,
     ) {
         *self.1.borrow_mut() = Some(SeenLayOff {
             rules: Arc::clone(rules),
             stamp: meld.stamp,
             card,
-            interps: interps.to_vec(),
+            interps,
         });
     }
 
@@ -536,6 +536,14 @@ impl Seen {
             .filter(|s| Arc::ptr_eq(&s.rules, rules))
             .map(|s| s.melds)
     }
+}
+
+/// How a lay-off grows its meld's interpretations ([`Game::plan_lay_off`]).
+enum Grow {
+    /// They become these.
+    Replace(Vec<Interpretation>),
+    /// The one interpretation takes the card in its one way.
+    InPlace(meld::OnlyJoin),
 }
 
 /// Why a game could not be set up.
@@ -1311,8 +1319,8 @@ impl Game {
         Ok(())
     }
 
-    /// Checks a lay-off in full without changing anything, and returns the interpretations the
-    /// meld keeps.
+    /// Checks a lay-off in full without changing anything, and returns how the meld's
+    /// interpretations grow.
     #[allow(clippy::too_many_arguments)]
     fn plan_lay_off(
         &self,
@@ -1322,7 +1330,7 @@ impl Game {
         declared: &[(Card, Target)],
         join: Option<usize>,
         must_use: Option<Card>,
-    ) -> Result<Vec<Interpretation>, Illegal> {
+    ) -> Result<Grow, Illegal> {
         self.may_play_freely(seat, "lay-off")?;
         if let Some(w) = must_use
             && !cards.contains(&w)
@@ -1373,6 +1381,24 @@ impl Game {
             }
             v
         };
+        // A natural card onto a meld read one way, joining it one way (most lay-offs): the meld
+        // grows in place. With one interpretation kept and no wild laid off or declared, the
+        // declaration policy has nothing to refuse under any reading.
+        if let ([card], None, [], [one]) = (cards, other, declared, &old.interps[..])
+            && !self.rules.is_wild(*card)
+            && let Some(j) = meld::only_join(&self.rules, one, *card)
+        {
+            if self.deal.hands[usize::from(seat)].len() == 1 {
+                self.may_go_out_on_the_table()?;
+            }
+            debug_assert!({
+                let mut grown = one.clone();
+                j.make(&mut grown);
+                let policy = self.declaration_policy(cards, Some(one.kind), declared, vec![grown]);
+                policy.is_ok()
+            });
+            return Ok(Grow::InPlace(j));
+        }
         // One card onto one meld: extend each remaining interpretation directly (the common
         // case); otherwise search the combined cards and keep what extends every old meld.
         let quick: Option<Vec<Interpretation>> = match (cards, other) {
@@ -1423,7 +1449,7 @@ impl Game {
         if self.deal.hands[usize::from(seat)].len() == cards.len() {
             self.may_go_out_on_the_table()?;
         }
-        Ok(keep)
+        Ok(Grow::Replace(keep))
     }
 
     /// A lay-off: checked in full first, so a refused one changes nothing (no copy needed).
@@ -1447,7 +1473,10 @@ impl Game {
         made.cards.extend_from_slice(cards);
         made.cards.extend_from_slice(&joined);
         made.cards.sort_unstable();
-        made.interps = keep;
+        match keep {
+            Grow::Replace(keep) => made.interps = keep,
+            Grow::InPlace(j) => j.make(&mut made.interps[0]),
+        }
         made.restamp();
         // After a join the other run leaves the table: melds numbered above it move down by one,
         // and the event names the joined run by its number after the move.
@@ -1824,16 +1853,30 @@ impl Game {
 /// 13-card run on a circular line lies two ways, ace low or high) are not a question a
 /// declaration could settle: they all stay, as floating readings do.
 pub fn needs_declaration(interps: &[Interpretation]) -> bool {
-    let wild_meanings = |i: &Interpretation| -> Vec<(Card, Target)> {
-        let mut v: Vec<(Card, Target)> = i.wilds().map(|r| (r.card, r.stands_for)).collect();
-        v.sort();
-        v
+    let Some((first, rest)) = interps.split_first() else {
+        return false;
     };
-    interps.split_first().is_some_and(|(a, rest)| {
-        !rest.is_empty() && {
-            let first = wild_meanings(a);
-            rest.iter().any(|b| wild_meanings(b) != first)
+    if rest.is_empty() {
+        return false;
+    }
+    // Each reading's wilds as (card, what it stands for), sorted: an interpretation has at most
+    // `MAX_MELD_CARDS` roles.
+    let blank = (Card::JOKER, Target::Rank(crate::card::Rank::Ace));
+    let wild_meanings = |i: &Interpretation, out: &mut [(Card, Target); meld::MAX_MELD_CARDS]| {
+        let mut n = 0;
+        for r in i.wilds() {
+            out[n] = (r.card, r.stands_for);
+            n += 1;
         }
+        out[..n].sort_unstable();
+        n
+    };
+    let mut a = [blank; meld::MAX_MELD_CARDS];
+    let mut b = [blank; meld::MAX_MELD_CARDS];
+    let na = wild_meanings(first, &mut a);
+    rest.iter().any(|i| {
+        let nb = wild_meanings(i, &mut b);
+        a[..na] != b[..nb]
     })
 }
 
@@ -1965,10 +2008,10 @@ mod tests {
             (&rules, &meld, eight),
             (&elsewhere, &meld, four),
         ] {
-            g.seen.record_extension(&rules, &meld, four, &grown);
+            g.seen.record_extension(&rules, &meld, four, grown.clone());
             assert_eq!(g.seen.take_extension(r, m, c), None);
         }
-        g.seen.record_extension(&rules, &meld, four, &grown);
+        g.seen.record_extension(&rules, &meld, four, grown.clone());
         assert!(g.clone().seen.take_extension(&rules, &meld, four).is_none());
         assert_eq!(g.seen.take_extension(&rules, &meld, four), Some(grown));
         assert_eq!(g.seen.take_extension(&rules, &meld, four), None);

@@ -135,10 +135,7 @@ impl Game {
             None => meld::extend_each_by_one(&self.rules, &tm.interps, card),
             Some(_) => None,
         };
-        // For the lay-off of this card that may follow (the first form listed, most often).
-        if let Some(v) = &quick {
-            self.seen.record_extension(&self.rules, tm, card, v);
-        }
+        let from_quick = quick.is_some();
         // The plain lay-off of a wild is refused where every wild must be declared, or (one card
         // onto one meld, where `readings` are exactly what `apply` weighs) where its readings
         // differ: then only the declared forms are listed.
@@ -175,6 +172,25 @@ impl Game {
         if readings.is_empty() {
             return;
         }
+        self.each_listed_form(m, card, join, plain_refused, &readings, f);
+        // For the lay-off of this card that may follow (the first form listed, most often): what
+        // `apply` would build again.
+        if from_quick {
+            self.seen.record_extension(&self.rules, tm, card, readings);
+        }
+    }
+
+    /// [`Game::each_lay_off_form`]'s forms once `readings` (the meld's interpretations with the
+    /// card laid off) are known: the plain lay-off unless refused, then a wild's declared forms.
+    fn each_listed_form(
+        &self,
+        m: usize,
+        card: Card,
+        join: Option<usize>,
+        plain_refused: bool,
+        readings: &[Interpretation],
+        f: &mut dyn FnMut(Action) -> bool,
+    ) {
         if !plain_refused && !f(Action::plain_lay_off(m, card, join)) {
             return;
         }
@@ -185,7 +201,7 @@ impl Game {
             // where the plain lay-off is ambiguous, each is a lay-off of its own, once.
             let mut listed: Vec<Target> = Vec::with_capacity(2);
             for natural in [false, true] {
-                for n in &readings {
+                for n in readings {
                     for r in n
                         .roles
                         .iter()

@@ -944,33 +944,63 @@ enum Join {
 /// The interpretation `old` becomes with the card's role joined as `j` says.
 fn joined(old: &Interpretation, j: Join) -> Interpretation {
     let mut roles: Vec<Role> = Vec::with_capacity(old.roles.len() + 1);
-    match j {
-        Join::Set(role) => {
-            roles.extend_from_slice(&old.roles);
-            roles.push(role);
-            roles.sort();
-        }
-        Join::Below(role) => {
-            roles.push(role);
-            roles.extend(old.roles.iter().map(|r| Role {
-                place: r.place + 1,
-                ..*r
-            }));
-        }
-        Join::Above(role) => {
-            roles.extend_from_slice(&old.roles);
-            roles.push(Role {
-                place: old.roles.len() as u8,
-                ..role
-            });
-        }
-    }
+    roles.extend_from_slice(&old.roles);
+    join_roles(&mut roles, j);
     Interpretation {
         kind: old.kind,
         rank: old.rank,
         suit: old.suit,
         roles,
     }
+}
+
+/// Joins the card's role to `roles` as `j` says: among a set's roles in their order, below a
+/// run's low end (every place moves up by one) or above its high end.
+fn join_roles(roles: &mut Vec<Role>, j: Join) {
+    match j {
+        Join::Set(role) => {
+            roles.push(role);
+            roles.sort();
+        }
+        Join::Below(role) => {
+            roles.insert(0, role);
+            for r in &mut roles[1..] {
+                r.place += 1;
+            }
+        }
+        Join::Above(role) => {
+            let place = roles.len() as u8;
+            roles.push(Role { place, ..role });
+        }
+    }
+}
+
+/// The one way a card joins one interpretation, found by [`only_join`] and made in place by
+/// [`OnlyJoin::make`].
+#[derive(Clone, Copy)]
+pub struct OnlyJoin(Join);
+
+impl OnlyJoin {
+    /// Makes the join in `old`, the interpretation it was found for: `old` becomes the one
+    /// interpretation [`extend_by_one`] gives.
+    pub fn make(self, old: &mut Interpretation) {
+        join_roles(&mut old.roles, self.0);
+    }
+}
+
+/// Where `card` joins `old` in exactly one way: that way, so that a lay-off of the card can grow
+/// the meld in place ([`OnlyJoin::make`]) instead of building [`extend_by_one`]'s one
+/// interpretation. `None` where it joins in no way or in several, or where `extend_by_one` is
+/// `None`.
+pub fn only_join(rules: &Rules, old: &Interpretation, card: Card) -> Option<OnlyJoin> {
+    let mut first = None;
+    let mut more = false;
+    one_card_joins(rules, old, card, &mut |j| {
+        more = first.is_some();
+        first.get_or_insert(j);
+        !more
+    })?;
+    first.filter(|_| !more).map(OnlyJoin)
 }
 
 /// Calls `f` with every way `card` joins `old` as one more role that keeps the meld legal,

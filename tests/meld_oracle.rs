@@ -159,6 +159,13 @@ proptest! {
         // Whether there is one at all, as the lay-off listing asks for a natural card.
         let listed = meld::extend_by_one(&rules, old, card).map(|v| !v.is_empty());
         prop_assert_eq!(meld::extends_by_one(&rules, old, card), listed, "old {:?} + {}", old, card);
+        // The one way a card joins, where it joins one way only: made in place, it is the one
+        // interpretation of the extension (a lay-off grows its meld so).
+        if let Some(j) = meld::only_join(&rules, old, card) {
+            let mut grown = old.clone();
+            j.make(&mut grown);
+            prop_assert_eq!(meld::extend_by_one(&rules, old, card), Some(vec![grown]), "old {:?} + {}", old, card);
+        }
         if let Some(fast) = meld::extend_by_one(&rules, old, card) {
             let mut all = cards.clone();
             all.push(card);
