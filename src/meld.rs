@@ -1070,28 +1070,12 @@ fn full(rules: &Rules, old: &Interpretation) -> bool {
 /// it. Roles run low to high, so the first is the low end and the last the high one; a rank with
 /// two places (the ace) is taken at both.
 fn end_neighbours(rules: &Rules, old: &Interpretation) -> u16 {
-    let len = rules.line.len();
-    let mut ranks = 0u16;
-    for (end, below) in [(old.roles.first(), true), (old.roles.last(), false)] {
-        let Some(r) = end.and_then(|e| e.stands_for.rank()) else {
-            continue;
-        };
-        let mut places = rules.rank_places[usize::from(r.number()) - 1];
-        while places != 0 {
-            let pl = places.trailing_zeros() as usize;
-            places &= places - 1;
-            let next = match (below, rules.wrap_around) {
-                (true, true) => Some((pl + len - 1) % len),
-                (false, true) => Some((pl + 1) % len),
-                (true, false) => pl.checked_sub(1),
-                (false, false) => (pl + 1 < len).then_some(pl + 1),
-            };
-            if let Some(next) = next {
-                ranks |= 1 << rules.line[next].rank.number();
-            }
-        }
-    }
-    ranks
+    let ranks = |end: Option<&Role>, side: usize| {
+        end.and_then(|e| e.stands_for.rank()).map_or(0, |r| {
+            rules.rank_neighbours[usize::from(r.number()) - 1][side]
+        })
+    };
+    ranks(old.roles.first(), 0) | ranks(old.roles.last(), 1)
 }
 
 /// The card kinds that may extend `old` by one card, as a bit mask by [`Card::index`]: exactly
@@ -1119,11 +1103,10 @@ pub fn extenders(rules: &Rules, old: &Interpretation) -> u64 {
             }
         }
         MeldKind::Run => {
-            let next = end_neighbours(rules, old);
-            for rank in Rank::ALL {
-                if next & 1 << rank.number() != 0 {
-                    add_rank(&mut mask, rank);
-                }
+            // By rank number, so bit `r` is the card index `r - 1` of the first suit.
+            let next = u64::from(end_neighbours(rules, old) >> 1);
+            for &s in suits {
+                mask |= next << (13 * s as usize);
             }
         }
     }

@@ -135,6 +135,10 @@ pub struct Rules {
     /// the windows of `n` that hold one of the rank's places (index: `n`, then rank number - 1).
     /// Derived from `run_windows` and `rank_places` (`refresh`); read through [`Rules::reach`].
     pub run_reach: Vec<[u32; 13]>,
+    /// Per rank (number - 1), the ranks at the places just below and just above its places on
+    /// the line (around the corner under wrap-around), as bit masks by rank number: the ranks
+    /// that may extend a run ending in it. Derived from `line` and `wrap_around` (`refresh`).
+    pub rank_neighbours: [[u16; 2]; 13],
 }
 
 impl Rules {
@@ -243,15 +247,40 @@ impl Rules {
     }
 }
 
-/// `rank_places`, `run_windows` and `run_reach`, in that order.
-type LineMasks = ([u32; 13], Vec<Vec<u32>>, Vec<[u32; 13]>);
+/// `rank_places`, `run_windows`, `run_reach` and `rank_neighbours`, in that order.
+type LineMasks = ([u32; 13], Vec<Vec<u32>>, Vec<[u32; 13]>, [[u16; 2]; 13]);
 
 /// The fields derived from the rank line, for `compile` and `refresh` alike.
 fn from_line(line: &[Place], wrap: bool) -> LineMasks {
     let places = places_on(line);
     let windows = windows_on(line.len(), wrap);
     let reach = reach_on(&windows, &places);
-    (places, windows, reach)
+    let neighbours = neighbours_on(line, wrap, &places);
+    (places, windows, reach, neighbours)
+}
+
+/// For each rank, the ranks just below and just above its places ([`Rules::rank_neighbours`]).
+fn neighbours_on(line: &[Place], wrap: bool, places: &[u32; 13]) -> [[u16; 2]; 13] {
+    let len = line.len();
+    places.map(|own| {
+        let mut ends = [0u16; 2];
+        let mut left = own;
+        while left != 0 {
+            let pl = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let (below, above) = if wrap {
+                (Some((pl + len - 1) % len), Some((pl + 1) % len))
+            } else {
+                (pl.checked_sub(1), (pl + 1 < len).then_some(pl + 1))
+            };
+            for (end, next) in ends.iter_mut().zip([below, above]) {
+                if let Some(next) = next {
+                    *end |= 1 << line[next].rank.number();
+                }
+            }
+        }
+        ends
+    })
 }
 
 /// The places of a run of `n` starting at place `start`, as a bit mask (wrapping past the end of
@@ -854,7 +883,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
     let wrap_around = flag(raw, "runs.wrap-around");
     let ace_low = readings.ace_position == reading::AcePosition::HighOrLow;
     let line = build_line(two_in_sequence, wrap_around, ace_low);
-    let (rank_places, run_windows, run_reach) = from_line(&line, wrap_around);
+    let (rank_places, run_windows, run_reach, rank_neighbours) = from_line(&line, wrap_around);
     let rules = Rules {
         game: text("game"),
         name: text("name"),
@@ -892,6 +921,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
         run_reach,
         rank_places,
         run_windows,
+        rank_neighbours,
         line,
     };
 
@@ -1041,8 +1071,12 @@ impl Rules {
     pub fn refresh(&mut self) {
         let ace_low = self.readings.ace_position == reading::AcePosition::HighOrLow;
         self.line = build_line(self.two_in_sequence, self.wrap_around, ace_low);
-        (self.rank_places, self.run_windows, self.run_reach) =
-            from_line(&self.line, self.wrap_around);
+        (
+            self.rank_places,
+            self.run_windows,
+            self.run_reach,
+            self.rank_neighbours,
+        ) = from_line(&self.line, self.wrap_around);
         self.points[1] = match self.readings.ace_penalty_value {
             reading::AcePenaltyValue::V15 => 15,
         };
@@ -1076,6 +1110,38 @@ mod tests {
         assert_eq!(normalize(Path::new("./spec/./push.yaml")), "spec/push.yaml");
         // A `..` with nothing before it to fold stays.
         assert_eq!(normalize(Path::new("../../x.yaml")), "../../x.yaml");
+    }
+
+    /// A rank's neighbours are the ranks of the places next to one of its places: read here
+    /// from every pair of neighbouring places on the line, for every game with and without
+    /// wrap-around and under both ace positions.
+    #[test]
+    fn rank_neighbours_are_the_ranks_of_neighbouring_places() {
+        for game in GAMES {
+            for wrap in [false, true] {
+                for ace in [
+                    reading::AcePosition::HighOrLow,
+                    reading::AcePosition::HighOnly,
+                ] {
+                    let mut rules = load(game, &[]).unwrap().rules;
+                    rules.wrap_around = wrap;
+                    rules.readings.ace_position = ace;
+                    rules.refresh();
+                    let len = rules.line.len();
+                    let mut want = [[0u16; 2]; 13];
+                    for lo in 0..len {
+                        let hi = lo + 1;
+                        if hi == len && !wrap {
+                            continue;
+                        }
+                        let (a, b) = (rules.line[lo].rank, rules.line[hi % len].rank);
+                        want[usize::from(b.number()) - 1][0] |= 1 << a.number();
+                        want[usize::from(a.number()) - 1][1] |= 1 << b.number();
+                    }
+                    assert_eq!(rules.rank_neighbours, want, "{game}, wrap {wrap}, {ace:?}");
+                }
+            }
+        }
     }
 
     /// The games are the first built-in rule sets, and extend nothing; every other built-in
