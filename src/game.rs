@@ -773,8 +773,13 @@ impl Game {
                 let hand = self.deal.hands[si].clone();
                 let progress = Arc::clone(&self.deal.progress);
                 let melds = self.deal.table.len();
-                let table =
-                    matches!(action, Action::Rescue { .. }).then(|| self.deal.table.clone());
+                // A rescue replaces its meld as its last step, and after it only a follow-up can
+                // fail (or the missing one that `meld-same-turn` requires): only then is the
+                // table kept to put back.
+                let must =
+                    self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn;
+                let table = matches!(action, Action::Rescue { then, .. } if then.is_some() || must)
+                    .then(|| self.deal.table.clone());
                 let flags = (self.deal.contract_turn, self.deal.table_progress);
                 let done = self.act(seat, action, events);
                 if done.is_err() {
