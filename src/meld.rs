@@ -19,6 +19,10 @@ pub const MAX_INTERPRETATIONS: usize = 4096;
 /// The most cards one meld may hold (the largest pack has 8 × 52 + 32 cards; no rule allows more).
 pub const MAX_MELD_CARDS: usize = 64;
 
+/// The roles an interpretation has room for beyond its own when it is built, so that the first
+/// lay-offs onto a table meld grow it without moving it ([`OnlyJoin::make`]).
+const ROOM: usize = 4;
+
 /// What a card in a meld stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Target {
@@ -324,7 +328,8 @@ fn set_of_rank(
 ) -> bool {
     let forbid = rules.readings.set_duplicate_suits == reading::SetDuplicateSuits::Forbidden;
     let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
-    let mut roles: Vec<Role> = Vec::with_capacity(p.n);
+    // Room for the lay-offs a meld on the table takes (the roles grow in place).
+    let mut roles: Vec<Role> = Vec::with_capacity(p.n + ROOM);
     let mut used = [0u8; 4];
     for &(card, k) in &p.naturals {
         let s = card.suit().expect("naturals are suited") as usize;
@@ -644,7 +649,7 @@ fn fill_wilds(
     let nat2 = rules.natural_two_in_runs();
     let mut cont = true;
     distribute(free, 0, remaining, slot, &mut |slot| {
-        let mut roles = Vec::with_capacity(places.len());
+        let mut roles = Vec::with_capacity(places.len() + ROOM);
         for (k, &pl) in places.iter().enumerate() {
             let card = slot[k].expect("every slot is filled");
             let place = rules.line[usize::from(pl)];
@@ -943,7 +948,7 @@ enum Join {
 
 /// The interpretation `old` becomes with the card's role joined as `j` says.
 fn joined(old: &Interpretation, j: Join) -> Interpretation {
-    let mut roles: Vec<Role> = Vec::with_capacity(old.roles.len() + 1);
+    let mut roles: Vec<Role> = Vec::with_capacity(old.roles.len() + 1 + ROOM);
     roles.extend_from_slice(&old.roles);
     join_roles(&mut roles, j);
     Interpretation {
@@ -959,8 +964,10 @@ fn joined(old: &Interpretation, j: Join) -> Interpretation {
 fn join_roles(roles: &mut Vec<Role>, j: Join) {
     match j {
         Join::Set(role) => {
-            roles.push(role);
-            roles.sort();
+            // A set's roles are in order: the new one goes after every role before it (equal
+            // roles are alike, so which of them it follows makes no difference).
+            let at = roles.partition_point(|r| *r <= role);
+            roles.insert(at, role);
         }
         Join::Below(role) => {
             roles.insert(0, role);
@@ -1302,7 +1309,8 @@ pub fn rescue_in(
 ) -> Vec<Interpretation> {
     let mut out: Vec<Interpretation> = rescue_places(rules, old, wild, natural)
         .map(|k| {
-            let mut roles = old.roles.clone();
+            let mut roles = Vec::with_capacity(old.roles.len() + ROOM);
+            roles.extend_from_slice(&old.roles);
             roles[k] = Role {
                 place: roles[k].place,
                 stands_for: Target::Card(natural),
