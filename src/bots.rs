@@ -346,7 +346,14 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
             if memo.table[m].rescuable & held == 0 {
                 continue;
             }
-            for a in t.game().rescue_forms_on(seat, m) {
+            // The first form, and the others only if `apply` refuses it.
+            let Some(first) = t.game().first_rescue_form_on(seat, m) else {
+                continue;
+            };
+            if t.try_action(&first) {
+                return first;
+            }
+            for a in t.game().rescue_forms_on(seat, m).into_iter().skip(1) {
                 if t.try_action(&a) {
                     return a;
                 }

@@ -268,18 +268,30 @@ impl Game {
         out
     }
 
-    fn rescue_forms_into(
-        &self,
-        seat: u8,
-        m: usize,
-        follow_ups: FollowUps,
-        to_hand: &mut Option<std::sync::Arc<crate::rules::Rules>>,
-        out: &mut Vec<Action>,
-    ) {
+    /// The first of [`Game::rescue_forms_on`], without listing the others: where no follow-up is
+    /// required, the rescue by the first pair [`Game::each_rescue_pair`] finds.
+    pub fn first_rescue_form_on(&self, seat: u8, m: usize) -> Option<Action> {
+        if self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn {
+            return self.rescue_forms_on(seat, m).into_iter().next();
+        }
+        let mut first = None;
+        self.each_rescue_pair(seat, m, &mut |pair| {
+            first = Some(pair);
+            false
+        });
+        first.map(|(natural, wild)| Action::Rescue {
+            meld: m,
+            natural,
+            wild,
+            then: None,
+        })
+    }
+
+    /// Hands `f` each (natural, wild) pair of a rescue `seat` could make on meld `m`, in order
+    /// (the same pair again where several readings have it), until `f` returns `false`.
+    fn each_rescue_pair(&self, seat: u8, m: usize, f: &mut dyn FnMut((Card, Card)) -> bool) {
         let hand = &self.deal.hands[usize::from(seat)];
-        let must = self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn;
         let tm = &self.deal.table[m];
-        let mut pairs: Vec<(Card, Card)> = Vec::new();
         for i in &tm.interps {
             for r in i.wilds() {
                 // The natural cards the wild stands for, straight from the hand's counts.
@@ -288,14 +300,32 @@ impl Game {
                     // rest: a suit a set already has, a place the card is not natural in).
                     if hand.count(natural) > 0
                         && r.stands_for_matches(natural)
-                        && !pairs.contains(&(natural, r.card))
                         && meld::rescues_in(&self.rules, i, r.card, natural)
+                        && !f((natural, r.card))
                     {
-                        pairs.push((natural, r.card));
+                        return;
                     }
                 }
             }
         }
+    }
+
+    fn rescue_forms_into(
+        &self,
+        seat: u8,
+        m: usize,
+        follow_ups: FollowUps,
+        to_hand: &mut Option<std::sync::Arc<crate::rules::Rules>>,
+        out: &mut Vec<Action>,
+    ) {
+        let must = self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn;
+        let mut pairs: Vec<(Card, Card)> = Vec::new();
+        self.each_rescue_pair(seat, m, &mut |pair| {
+            if !pairs.contains(&pair) {
+                pairs.push(pair);
+            }
+            true
+        });
         for (natural, wild) in pairs {
             if !must {
                 out.push(Action::Rescue {

@@ -269,6 +269,11 @@ proptest! {
         let bounded: Vec<&Action> = table.iter().filter(|a| kept(a)).collect();
         let listed = g.table_actions_bounded();
         prop_assert_eq!(listed.iter().collect::<Vec<_>>(), bounded);
+        // The greedy player tries each meld's first rescue form before listing them all.
+        for m in 0..g.deal.table.len() {
+            let first = g.rescue_forms_on(g.turn(), m).into_iter().next();
+            prop_assert_eq!(g.first_rescue_form_on(g.turn(), m), first, "meld {}", m);
+        }
         prop_assert_eq!(&legal[..table.len()], &table[..]);
         // Past the listing's bound only the first direction can be checked.
         prop_assume!(complete);
