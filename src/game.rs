@@ -488,9 +488,9 @@ impl Seen {
     }
 
     /// Records the interpretations of `cards` as a `kind` (all of them: not truncated).
-    pub(crate) fn record(&self, cards: &[Card], kind: MeldKind, interps: &[Interpretation]) {
+    pub(crate) fn record(&self, cards: &[Card], kind: MeldKind, interps: Vec<Interpretation>) {
         if let Some(s) = self.0.borrow_mut().as_mut() {
-            s.melds.push((cards.to_vec(), kind, interps.to_vec()));
+            s.melds.push((cards.to_vec(), kind, interps));
         }
     }
 
@@ -1033,19 +1033,18 @@ impl Game {
     fn spec_interps(
         &self,
         spec: &MeldSpec,
-        seen: Option<&[SeenMeld]>,
+        seen: Option<&mut [SeenMeld]>,
     ) -> Result<Vec<Interpretation>, Illegal> {
         let known = seen.and_then(|melds| {
             melds
-                .iter()
+                .iter_mut()
                 .find(|(cards, kind, _)| *cards == spec.cards && Some(*kind) == spec.kind)
         });
         if let Some((.., all)) = known {
-            let v: Vec<Interpretation> = all
-                .iter()
-                .filter(|i| meld::declarations_hold(i, &spec.declared))
-                .cloned()
-                .collect();
+            // Taken, not copied: a second spec of the same cards (two decks) finds it empty and
+            // asks the oracle.
+            let mut v = std::mem::take(all);
+            v.retain(|i| meld::declarations_hold(i, &spec.declared));
             if !v.is_empty() {
                 return Ok(v);
             }
@@ -1215,7 +1214,7 @@ impl Game {
                 format!("the rescued {} must be in the meld", w.pretty()),
             ));
         }
-        let seen = self.seen.take(&self.rules);
+        let mut seen = self.seen.take(&self.rules);
         self.take_cards(seat, &all)?;
         // Each spec's interpretations, then those its declarations leave (`declaration_policy`);
         // a contract met in one laydown is checked against all of them.
@@ -1225,7 +1224,7 @@ impl Game {
         let mut found = Vec::with_capacity(specs.len());
         let mut interps = Vec::with_capacity(specs.len());
         for s in specs {
-            let all = self.spec_interps(s, seen.as_deref())?;
+            let all = self.spec_interps(s, seen.as_deref_mut())?;
             if whole_contract {
                 found.push(all.clone());
             }
@@ -1960,25 +1959,42 @@ mod tests {
         let (for_d, for_c) = (&oracle[..1], &oracle[1..]);
         let record = |rules: &Arc<Rules>, kind: MeldKind, interps: &[Interpretation]| {
             g.seen.start(rules);
-            g.seen.record(&cards, kind, interps);
+            g.seen.record(&cards, kind, interps.to_vec());
             g.seen.take(&g.rules)
         };
-        // Read, and filtered.
-        let seen = record(&rules, MeldKind::Set, for_d);
-        assert_eq!(g.spec_interps(&spec(""), seen.as_deref()).unwrap(), for_d);
-        let seen = record(&rules, MeldKind::Set, &oracle);
-        assert_eq!(g.spec_interps(&spec("7C"), seen.as_deref()).unwrap(), for_c);
+        // Read, and filtered; taken by the spec that reads it, so that a second spec of the same
+        // cards (two decks) asks the oracle.
+        let mut seen = record(&rules, MeldKind::Set, for_d);
+        assert_eq!(
+            g.spec_interps(&spec(""), seen.as_deref_mut()).unwrap(),
+            for_d
+        );
+        assert_eq!(
+            g.spec_interps(&spec(""), seen.as_deref_mut()).unwrap(),
+            oracle
+        );
+        let mut seen = record(&rules, MeldKind::Set, &oracle);
+        assert_eq!(
+            g.spec_interps(&spec("7C"), seen.as_deref_mut()).unwrap(),
+            for_c
+        );
         // Not read: declarations that leave none of it, another kind, other cards, other rules.
-        let seen = record(&rules, MeldKind::Set, for_d);
-        assert_eq!(g.spec_interps(&spec("7C"), seen.as_deref()).unwrap(), for_c);
-        let seen = record(&rules, MeldKind::Run, for_d);
-        assert_eq!(g.spec_interps(&spec(""), seen.as_deref()).unwrap(), oracle);
+        let mut seen = record(&rules, MeldKind::Set, for_d);
+        assert_eq!(
+            g.spec_interps(&spec("7C"), seen.as_deref_mut()).unwrap(),
+            for_c
+        );
+        let mut seen = record(&rules, MeldKind::Run, for_d);
+        assert_eq!(
+            g.spec_interps(&spec(""), seen.as_deref_mut()).unwrap(),
+            oracle
+        );
         let other = MeldSpec {
             cards: parse_cards("7H 7S JK").unwrap(),
             ..spec("")
         };
-        let seen = record(&rules, MeldKind::Set, for_d);
-        assert_eq!(g.spec_interps(&other, seen.as_deref()).unwrap(), oracle);
+        let mut seen = record(&rules, MeldKind::Set, for_d);
+        assert_eq!(g.spec_interps(&other, seen.as_deref_mut()).unwrap(), oracle);
         let elsewhere = Arc::new((*rules).clone());
         assert!(record(&elsewhere, MeldKind::Set, for_d).is_none());
         // Taken once; a copy of the game starts with none.

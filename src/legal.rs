@@ -487,10 +487,11 @@ impl Game {
             let Some(i) = v.interpretations.first() else {
                 continue;
             };
+            let spec = self.declared_spec(cards, i);
             if !v.truncated {
-                self.seen.record(cards, c.kind, &v.interpretations);
+                self.seen.record(cards, c.kind, v.interpretations);
             }
-            specs.push(self.declared_spec(cards, i));
+            specs.push(spec);
         }
         Some(Action::Meld(specs))
     }
