@@ -174,16 +174,27 @@ impl Verdict {
     }
 }
 
-/// Card counts prepared for the search.
-struct Parts {
+/// Card counts prepared for the search, in two buffers of the caller's ([`Kinds`]).
+struct Parts<'a> {
     /// Natural cards that are not wild-capable, with counts.
-    naturals: Vec<(Card, u8)>,
+    naturals: &'a [(Card, u8)],
     /// Wild-capable cards, by kind, with counts.
-    wilds: Vec<(Card, u8)>,
+    wilds: &'a [(Card, u8)],
     n: usize,
 }
 
-fn parts(rules: &Rules, cards: &[Card]) -> Parts {
+/// Room for one card kind per entry: the space [`parts`] fills, on the caller's stack.
+type Kinds = [(Card, u8); crate::card::KINDS];
+
+/// Empty [`Kinds`].
+const NO_KINDS: Kinds = [(Card::JOKER, 0); crate::card::KINDS];
+
+fn parts<'a>(
+    rules: &Rules,
+    cards: &[Card],
+    naturals: &'a mut Kinds,
+    wilds: &'a mut Kinds,
+) -> Parts<'a> {
     let mut counts = [0u8; crate::card::KINDS];
     // The kinds present, to visit them in index order without reading every count.
     let mut present = 0u64;
@@ -191,19 +202,20 @@ fn parts(rules: &Rules, cards: &[Card]) -> Parts {
         counts[c.index()] = counts[c.index()].saturating_add(1);
         present |= 1 << c.index();
     }
-    let mut naturals = Vec::with_capacity(cards.len());
-    let mut wilds = Vec::new();
+    let (mut nn, mut nw) = (0, 0);
     for card in crate::card::cards_in(present) {
         let k = counts[card.index()];
         if rules.is_wild(card) {
-            wilds.push((card, k));
+            wilds[nw] = (card, k);
+            nw += 1;
         } else {
-            naturals.push((card, k));
+            naturals[nn] = (card, k);
+            nn += 1;
         }
     }
     Parts {
-        naturals,
-        wilds,
+        naturals: &naturals[..nn],
+        wilds: &wilds[..nw],
         n: cards.len(),
     }
 }
@@ -223,7 +235,8 @@ pub fn for_each(
     if cards.len() > MAX_MELD_CARDS {
         return true;
     }
-    let p = parts(rules, cards);
+    let (mut naturals, mut wilds) = (NO_KINDS, NO_KINDS);
+    let p = parts(rules, cards, &mut naturals, &mut wilds);
     if kind != Some(MeldKind::Run) && !sets(rules, &p, f) {
         return false;
     }
@@ -293,7 +306,7 @@ pub fn declarations_hold(i: &Interpretation, declared: &[(Card, Target)]) -> boo
 
 // ---------------------------------------------------------------- sets
 
-fn sets(rules: &Rules, p: &Parts, f: &mut dyn FnMut(Interpretation) -> bool) -> bool {
+fn sets(rules: &Rules, p: &Parts<'_>, f: &mut dyn FnMut(Interpretation) -> bool) -> bool {
     let n = p.n;
     if n < usize::from(rules.set_min) {
         return true;
@@ -322,7 +335,7 @@ fn sets(rules: &Rules, p: &Parts, f: &mut dyn FnMut(Interpretation) -> bool) -> 
 
 fn set_of_rank(
     rules: &Rules,
-    p: &Parts,
+    p: &Parts<'_>,
     rank: Rank,
     f: &mut dyn FnMut(Interpretation) -> bool,
 ) -> bool {
@@ -331,7 +344,7 @@ fn set_of_rank(
     // Room for the lay-offs a meld on the table takes (the roles grow in place).
     let mut roles: Vec<Role> = Vec::with_capacity(p.n + ROOM);
     let mut used = [0u8; 4];
-    for &(card, k) in &p.naturals {
+    for &(card, k) in p.naturals {
         let s = card.suit().expect("naturals are suited") as usize;
         used[s] += k;
         for _ in 0..k {
@@ -349,7 +362,7 @@ fn set_of_rank(
     // Wild-capable cards: under rank-only, a 2 in a set of twos stands for its own rank and is
     // natural; every other one stands for the rank. Under exact-card each picks a suit.
     if !exact {
-        for &(card, k) in &p.wilds {
+        for &(card, k) in p.wilds {
             let natural = rank == Rank::Two && card.is_two();
             if natural {
                 let s = card.suit().expect("twos are suited") as usize;
@@ -384,7 +397,7 @@ fn set_of_rank(
     }
     // Exact card: give each wild-capable card a suit, as multisets per kind.
     let mut wild_list: Vec<Card> = Vec::new();
-    for &(card, k) in &p.wilds {
+    for &(card, k) in p.wilds {
         for _ in 0..k {
             wild_list.push(card);
         }
@@ -471,7 +484,7 @@ fn assign_set_suits(
 
 // ---------------------------------------------------------------- runs
 
-fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(Interpretation) -> bool) -> bool {
+fn runs(rules: &Rules, p: &Parts<'_>, f: &mut dyn FnMut(Interpretation) -> bool) -> bool {
     let n = p.n;
     let len = rules.line.len();
     if n < usize::from(rules.run_min) || n > rules.max_run() {
@@ -537,7 +550,7 @@ fn runs(rules: &Rules, p: &Parts, f: &mut dyn FnMut(Interpretation) -> bool) -> 
 
 fn run_window(
     rules: &Rules,
-    p: &Parts,
+    p: &Parts<'_>,
     suit: Option<Suit>,
     places: &[u8],
     f: &mut dyn FnMut(Interpretation) -> bool,
@@ -549,7 +562,7 @@ fn run_window(
     // Naturals: each copy needs a slot of its rank (aces may have two).
     let mut ace_list = [Card::JOKER; MAX_MELD_CARDS];
     let mut aces = 0;
-    for &(card, k) in &p.naturals {
+    for &(card, k) in p.naturals {
         let rank = card.rank().expect("naturals are suited");
         if rank == Rank::Ace {
             for _ in 0..k {
@@ -579,7 +592,7 @@ fn run_window(
 #[allow(clippy::too_many_arguments)]
 fn place_aces(
     rules: &Rules,
-    p: &Parts,
+    p: &Parts<'_>,
     suit: Option<Suit>,
     places: &[u8],
     aces: &[Card],
@@ -614,7 +627,7 @@ fn place_aces(
 
 fn fill_wilds(
     rules: &Rules,
-    p: &Parts,
+    p: &Parts<'_>,
     suit: Option<Suit>,
     places: &[u8],
     slot: &mut [Option<Card>],
@@ -638,11 +651,11 @@ fn fill_wilds(
     let mut spill;
     let remaining: &mut [(Card, u8)] = match kinds.get_mut(..p.wilds.len()) {
         Some(r) => {
-            r.copy_from_slice(&p.wilds);
+            r.copy_from_slice(p.wilds);
             r
         }
         None => {
-            spill = p.wilds.clone();
+            spill = p.wilds.to_vec();
             &mut spill
         }
     };
@@ -726,7 +739,8 @@ fn distribute(
 
 /// Why the cards form no meld, in words, naming the rule or reading at fault.
 pub fn explain(rules: &Rules, cards: &[Card], kind: Option<MeldKind>) -> String {
-    let p = parts(rules, cards);
+    let (mut naturals, mut wilds) = (NO_KINDS, NO_KINDS);
+    let p = parts(rules, cards, &mut naturals, &mut wilds);
     let set = || explain_set(rules, &p);
     let run = || explain_run(rules, &p);
     match kind {
@@ -753,7 +767,7 @@ fn plural(rank: Rank) -> String {
     }
 }
 
-fn explain_set(rules: &Rules, p: &Parts) -> String {
+fn explain_set(rules: &Rules, p: &Parts<'_>) -> String {
     let n = p.n;
     if n < usize::from(rules.set_min) {
         return format!("a set needs at least {} cards; this has {n}", rules.set_min);
@@ -765,7 +779,7 @@ fn explain_set(rules: &Rules, p: &Parts) -> String {
     }
     // The rank most naturals share; name a card that differs.
     let mut by_rank = [0usize; 14];
-    for (c, k) in &p.naturals {
+    for (c, k) in p.naturals {
         by_rank[usize::from(c.rank().expect("suited").number())] += usize::from(*k);
     }
     if let Some(main) = (1..14)
@@ -814,7 +828,7 @@ fn explain_set(rules: &Rules, p: &Parts) -> String {
     "these cards form no set under these rules".into()
 }
 
-fn explain_run(rules: &Rules, p: &Parts) -> String {
+fn explain_run(rules: &Rules, p: &Parts<'_>) -> String {
     let n = p.n;
     if n < usize::from(rules.run_min) {
         return format!("a run needs at least {} cards; this has {n}", rules.run_min);
@@ -828,7 +842,7 @@ fn explain_run(rules: &Rules, p: &Parts) -> String {
     let same_suit = rules.readings.run_suits == reading::RunSuits::SameSuit;
     if same_suit {
         let mut by_suit = [0usize; 4];
-        for (c, k) in &p.naturals {
+        for (c, k) in p.naturals {
             by_suit[c.suit().expect("suited") as usize] += usize::from(*k);
         }
         let main = (0..4)
@@ -846,7 +860,7 @@ fn explain_run(rules: &Rules, p: &Parts) -> String {
     }
     // Two naturals of one rank (other than aces, which may sit at both ends).
     let mut by_rank = [0usize; 14];
-    for (c, k) in &p.naturals {
+    for (c, k) in p.naturals {
         by_rank[usize::from(c.rank().expect("suited").number())] += usize::from(*k);
     }
     for (r, &count) in by_rank.iter().enumerate().skip(2) {
