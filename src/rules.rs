@@ -139,6 +139,10 @@ pub struct Rules {
     /// the line (around the corner under wrap-around), as bit masks by rank number: the ranks
     /// that may extend a run ending in it. Derived from `line` and `wrap_around` (`refresh`).
     pub rank_neighbours: [[u16; 2]; 13],
+    /// [`Rules::places_of`] by table: the places of every set of the first seven ranks, and of
+    /// the last six (index: the rank mask's low seven bits, then the six above them). Derived
+    /// from `rank_places` (`refresh`).
+    pub places_by_halves: [[u32; 128]; 2],
 }
 
 impl Rules {
@@ -198,13 +202,8 @@ impl Rules {
     /// The places of the ranks of `ranks` on the line ([`Rules::rank_places`]), given as a mask
     /// by rank number - 1 (bits above the 13th are not read).
     pub fn places_of(&self, ranks: u64) -> u32 {
-        let mut ranks = ranks & 0x1FFF;
-        let mut places = 0;
-        while ranks != 0 {
-            places |= self.rank_places[ranks.trailing_zeros() as usize];
-            ranks &= ranks - 1;
-        }
-        places
+        let [low, high] = &self.places_by_halves;
+        low[(ranks & 0x7F) as usize] | high[(ranks >> 7 & 0x3F) as usize]
     }
 
     /// The places that can share a run of `n` cards with a card of `rank` ([`Rules::run_reach`]):
@@ -323,6 +322,19 @@ fn reach_on(windows: &[Vec<u32>], places: &[u32; 13]) -> Vec<[u32; 13]> {
 }
 
 /// The places of each rank on `line` ([`Rules::rank_places`]).
+/// [`Rules::places_by_halves`] of `rank_places`.
+fn places_by_halves(rank_places: &[u32; 13]) -> [[u32; 128]; 2] {
+    let places_of = |ranks: usize, first: usize| {
+        (0..7)
+            .filter(|&bit| ranks >> bit & 1 == 1 && first + bit < 13)
+            .fold(0, |places, bit| places | rank_places[first + bit])
+    };
+    [
+        std::array::from_fn(|ranks| places_of(ranks, 0)),
+        std::array::from_fn(|ranks| places_of(ranks, 7)),
+    ]
+}
+
 fn places_on(line: &[Place]) -> [u32; 13] {
     let mut places = [0u32; 13];
     for (pl, place) in line.iter().enumerate() {
@@ -884,6 +896,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
     let ace_low = readings.ace_position == reading::AcePosition::HighOrLow;
     let line = build_line(two_in_sequence, wrap_around, ace_low);
     let (rank_places, run_windows, run_reach, rank_neighbours) = from_line(&line, wrap_around);
+    let places_by_halves = places_by_halves(&rank_places);
     let rules = Rules {
         game: text("game"),
         name: text("name"),
@@ -922,6 +935,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
         rank_places,
         run_windows,
         rank_neighbours,
+        places_by_halves,
         line,
     };
 
@@ -1077,6 +1091,7 @@ impl Rules {
             self.run_reach,
             self.rank_neighbours,
         ) = from_line(&self.line, self.wrap_around);
+        self.places_by_halves = places_by_halves(&self.rank_places);
         self.points[1] = match self.readings.ace_penalty_value {
             reading::AcePenaltyValue::V15 => 15,
         };
@@ -1110,6 +1125,30 @@ mod tests {
         assert_eq!(normalize(Path::new("./spec/./push.yaml")), "spec/push.yaml");
         // A `..` with nothing before it to fold stays.
         assert_eq!(normalize(Path::new("../../x.yaml")), "../../x.yaml");
+    }
+
+    /// `places_of` by its tables is the union of the ranks' places, for every set of ranks on
+    /// every line (bits above the thirteenth ignored).
+    #[test]
+    fn places_of_is_the_union_of_the_ranks_places() {
+        for game in GAMES {
+            for wrap in [false, true] {
+                let mut rules = load(game, &[]).unwrap().rules;
+                rules.wrap_around = wrap;
+                rules.refresh();
+                for ranks in 0u64..1 << 13 {
+                    let want = (0..13)
+                        .filter(|&r| ranks >> r & 1 == 1)
+                        .fold(0, |p, r| p | rules.rank_places[r]);
+                    assert_eq!(rules.places_of(ranks), want, "{game}, ranks {ranks:#b}");
+                    assert_eq!(
+                        rules.places_of(ranks | 0b101 << 13),
+                        want,
+                        "{game}, high bits"
+                    );
+                }
+            }
+        }
     }
 
     /// A rank's neighbours are the ranks of the places next to one of its places: read here
