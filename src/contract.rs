@@ -857,7 +857,7 @@ fn may_meet(
             all_wild,
             twos,
         };
-        let Some(sets) = shape.cost(counts) else {
+        let Some(sets) = shape.cost(counts, hand.present()) else {
             return false;
         };
         // One set and one run at exactly the hand's wilds: below, whether they would share a
@@ -1019,7 +1019,54 @@ impl SetsShape {
     /// shrink (`usable(j)` grows by the suits with `j` copies or more, fewer and fewer), so
     /// the cheapest choice of ranks takes the `sets` cheapest steps among all ranks: a rank's
     /// second set never comes cheaper than its first.
-    fn cost(&self, counts: &[u8; crate::card::KINDS]) -> Option<usize> {
+    ///
+    /// Read by groups of ranks: where no card is held three times or more, a rank's steps
+    /// depend only on how many suits it holds once or more (`u1`) and twice (`u2`), so the ranks
+    /// with each pair of counts are counted at once, from the hand's masks by suit
+    /// ([`suits_per_rank`]). Otherwise rank by rank ([`SetsShape::cost_by_ranks`]).
+    fn cost(&self, counts: &[u8; crate::card::KINDS], present: u64) -> Option<usize> {
+        // The cards held twice.
+        let mut twice = 0u64;
+        let mut bits = present & ((1 << 52) - 1);
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            match counts[i] {
+                0 | 1 => {}
+                2 => twice |= 1 << i,
+                _ => return self.cost_by_ranks(counts),
+            }
+        }
+        let (once, two) = (suits_per_rank(present), suits_per_rank(twice));
+        let per_rank = if self.distinct { 1 } else { self.sets };
+        let ranks: u16 = if self.twos { 0x1FFF } else { 0x1FFF & !0b10 };
+        let mut steps = [0usize; SET_STEPS];
+        for u1 in 0..=4 {
+            let with_u1 = ranks & lanes_equal(once, u1);
+            if with_u1 == 0 {
+                continue;
+            }
+            for u2 in 0..=u1 {
+                let n = (with_u1 & lanes_equal(two, u2)).count_ones() as usize;
+                let total = u1 + u2;
+                if n == 0 || (total == 0 && !self.all_wild) {
+                    continue;
+                }
+                // Each copy of a suit beyond the first serves a second set of the rank only.
+                let mut before = 0;
+                for j in 1..=per_rank {
+                    let usable = if self.forbid_dup && j == 1 { u1 } else { total };
+                    let cost = (j * self.size).saturating_sub(usable);
+                    steps[cost - before] += n;
+                    before = cost;
+                }
+            }
+        }
+        self.cheapest(&steps)
+    }
+
+    /// [`SetsShape::cost`] rank by rank, for any number of copies of a card.
+    fn cost_by_ranks(&self, counts: &[u8; crate::card::KINDS]) -> Option<usize> {
         let per_rank = if self.distinct { 1 } else { self.sets };
         // How many steps there are of each cost (a step adds one set: at most `size` wilds).
         let mut steps = [0usize; SET_STEPS];
@@ -1044,6 +1091,12 @@ impl SetsShape {
                 before = cost;
             }
         }
+        self.cheapest(&steps)
+    }
+
+    /// The cost of the `sets` cheapest steps, given how many steps there are of each cost;
+    /// `None` where there are fewer steps than sets.
+    fn cheapest(&self, steps: &[usize; SET_STEPS]) -> Option<usize> {
         let (mut left, mut cost) = (self.sets, 0);
         for (c, &n) in steps.iter().enumerate() {
             let t = n.min(left);
@@ -1052,6 +1105,30 @@ impl SetsShape {
         }
         (left == 0).then_some(cost)
     }
+}
+
+/// For each rank, how many of the four suits `cards` (a mask by card index) holds, as three bit
+/// masks by rank number - 1: the count's bits 0, 1 and 2 (a sum of the four suits' 13-bit
+/// lanes, added bit by bit).
+fn suits_per_rank(cards: u64) -> [u16; 3] {
+    let lane = |s: u32| (cards >> (13 * s)) as u16 & 0x1FFF;
+    let (a, b, c, d) = (lane(0), lane(1), lane(2), lane(3));
+    let (ab, ab_carry) = (a ^ b, a & b);
+    let (cd, cd_carry) = (c ^ d, c & d);
+    let carry = ab & cd;
+    [
+        ab ^ cd,
+        ab_carry ^ cd_carry ^ carry,
+        (ab_carry & cd_carry) | (ab_carry & carry) | (cd_carry & carry),
+    ]
+}
+
+/// The ranks whose count in `lanes` ([`suits_per_rank`]) is `v`, as a mask by rank number - 1.
+fn lanes_equal(lanes: [u16; 3], v: usize) -> u16 {
+    let bit = |k: usize| {
+        if v >> k & 1 == 1 { lanes[k] } else { !lanes[k] }
+    };
+    bit(0) & bit(1) & bit(2) & 0x1FFF
 }
 
 /// What [`may_meet`] reads from a hand for a contract of one set and one run.
@@ -2510,8 +2587,12 @@ mod tests {
                 let r = [0, 1, 4, 8][rng.below(4) as usize];
                 counts[13 * rng.below(4) as usize + r] += 1;
             }
-            let cost = shape.cost(&counts);
+            let present = (0..crate::card::KINDS)
+                .filter(|&i| counts[i] > 0)
+                .fold(0u64, |m, i| m | 1 << i);
+            let cost = shape.cost(&counts, present);
             assert_eq!(cost, brute(&shape, &counts), "{case}: {counts:?}");
+            assert_eq!(shape.cost_by_ranks(&counts), cost, "{case}: {counts:?}");
             answers[usize::from(cost.is_some())] += 1;
         }
         assert!(answers.iter().all(|&n| n > 100), "{answers:?}");
