@@ -1124,6 +1124,13 @@ fn wild_declaration__always_accepts_a_declared_wild_laid_off_on_a_run() {
 }
 
 #[test]
+fn wild_declaration__always_wants_a_wild_declared_where_it_joins_one_way_only() {
+    // Onto QS QC QD the joker can only be a queen (rank-only): still declared under `always`.
+    let mut g = joker_to_lay_off(&[(DisputeId::WildDeclaration, "always")]);
+    rejected(&mut g, 1, lay_off(1, "JK"), Reason::DeclarationRequired);
+}
+
+#[test]
 fn wild_declaration__the_plain_lay_off_of_a_wild_is_listed_only_where_apply_may_take_it() {
     // A joker onto 5S 6S 7S is 4S or 8S; onto QS QC QD it is a queen either way (rank-only).
     let forms = |reading: &str| -> (Vec<Action>, Vec<Action>) {
