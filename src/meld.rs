@@ -1464,6 +1464,21 @@ mod tests {
         }
     }
 
+    /// A run from 2 to K has the ace beyond both ends (where the ace is high or low): the ace
+    /// extends it, though the two ends name the same rank.
+    #[test]
+    fn an_ace_extends_a_run_from_two_to_king_at_either_end() {
+        let rules = load("push", &[]).unwrap().rules;
+        let old = first(
+            &rules,
+            "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS",
+            MeldKind::Run,
+        );
+        let ace = parse_cards("AS").unwrap()[0];
+        assert!(may_extend(&rules, &old, ace));
+        assert_eq!(extend_by_one(&rules, &old, ace).map(|v| v.len()), Some(2));
+    }
+
     /// `extenders` is `may_extend` as a mask: the same answer for every card, on sets and runs
     /// (same-suit and any-suits, near an end of the line and around the corner under
     /// wrap-around), with twos wild or not.
