@@ -321,7 +321,6 @@ fn reach_on(windows: &[Vec<u32>], places: &[u32; 13]) -> Vec<[u32; 13]> {
         .collect()
 }
 
-/// The places of each rank on `line` ([`Rules::rank_places`]).
 /// [`Rules::places_by_halves`] of `rank_places`.
 fn places_by_halves(rank_places: &[u32; 13]) -> [[u32; 128]; 2] {
     let places_of = |ranks: usize, first: usize| {
@@ -335,6 +334,7 @@ fn places_by_halves(rank_places: &[u32; 13]) -> [[u32; 128]; 2] {
     ]
 }
 
+/// The places of each rank on `line` ([`Rules::rank_places`]).
 fn places_on(line: &[Place]) -> [u32; 13] {
     let mut places = [0u32; 13];
     for (pl, place) in line.iter().enumerate() {
