@@ -246,16 +246,26 @@ impl Rules {
     }
 }
 
-/// `rank_places`, `run_windows`, `run_reach` and `rank_neighbours`, in that order.
-type LineMasks = ([u32; 13], Vec<Vec<u32>>, Vec<[u32; 13]>, [[u16; 2]; 13]);
+/// The fields of [`Rules`] derived from the rank line.
+struct LineMasks {
+    rank_places: [u32; 13],
+    run_windows: Vec<Vec<u32>>,
+    run_reach: Vec<[u32; 13]>,
+    rank_neighbours: [[u16; 2]; 13],
+    places_by_halves: [[u32; 128]; 2],
+}
 
 /// The fields derived from the rank line, for `compile` and `refresh` alike.
 fn from_line(line: &[Place], wrap: bool) -> LineMasks {
-    let places = places_on(line);
-    let windows = windows_on(line.len(), wrap);
-    let reach = reach_on(&windows, &places);
-    let neighbours = neighbours_on(line, wrap, &places);
-    (places, windows, reach, neighbours)
+    let rank_places = places_on(line);
+    let run_windows = windows_on(line.len(), wrap);
+    LineMasks {
+        run_reach: reach_on(&run_windows, &rank_places),
+        rank_neighbours: neighbours_on(line, wrap, &rank_places),
+        places_by_halves: places_by_halves(&rank_places),
+        rank_places,
+        run_windows,
+    }
 }
 
 /// For each rank, the ranks just below and just above its places ([`Rules::rank_neighbours`]).
@@ -895,8 +905,13 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
     let wrap_around = flag(raw, "runs.wrap-around");
     let ace_low = readings.ace_position == reading::AcePosition::HighOrLow;
     let line = build_line(two_in_sequence, wrap_around, ace_low);
-    let (rank_places, run_windows, run_reach, rank_neighbours) = from_line(&line, wrap_around);
-    let places_by_halves = places_by_halves(&rank_places);
+    let LineMasks {
+        rank_places,
+        run_windows,
+        run_reach,
+        rank_neighbours,
+        places_by_halves,
+    } = from_line(&line, wrap_around);
     let rules = Rules {
         game: text("game"),
         name: text("name"),
@@ -1085,13 +1100,13 @@ impl Rules {
     pub fn refresh(&mut self) {
         let ace_low = self.readings.ace_position == reading::AcePosition::HighOrLow;
         self.line = build_line(self.two_in_sequence, self.wrap_around, ace_low);
-        (
-            self.rank_places,
-            self.run_windows,
-            self.run_reach,
-            self.rank_neighbours,
-        ) = from_line(&self.line, self.wrap_around);
-        self.places_by_halves = places_by_halves(&self.rank_places);
+        LineMasks {
+            rank_places: self.rank_places,
+            run_windows: self.run_windows,
+            run_reach: self.run_reach,
+            rank_neighbours: self.rank_neighbours,
+            places_by_halves: self.places_by_halves,
+        } = from_line(&self.line, self.wrap_around);
         self.points[1] = match self.readings.ace_penalty_value {
             reading::AcePenaltyValue::V15 => 15,
         };
