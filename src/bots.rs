@@ -125,6 +125,8 @@ impl Trial for Commit<'_> {
 struct Memo {
     last: Option<Last>,
     table: Vec<MeldFits>,
+    /// Scratch for the lay-off loop: each entry of `table`'s open cards.
+    open: Vec<u64>,
     /// Per seat and melds searched for, the last hand in which the search failed, this deal.
     failed: Vec<(u8, Vec<Component>, Counts)>,
     /// The deal `failed` belongs to (its round): a new deal starts it afresh, so it holds no more
@@ -262,13 +264,10 @@ impl Memo {
 
 /// The natural cards that some wild of `tm` stands for, in any of its interpretations.
 fn rescuable(tm: &TableMeld) -> u64 {
-    let mut mask = 0u64;
-    for r in tm.interps.iter().flat_map(|i| i.wilds()) {
-        for c in r.stands_for.cards() {
-            mask |= 1 << c.index();
-        }
-    }
-    mask
+    tm.interps
+        .iter()
+        .flat_map(|i| i.wilds())
+        .fold(0, |m, r| m | r.stands_for.mask())
 }
 
 fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
@@ -302,13 +301,16 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         // asked again.
         memo.sync_table(game);
         let held = hand.present();
+        // Each meld's open cards, read once: asking about a card below changes only its own bit.
+        let Memo { table, open, .. } = memo;
+        open.clear();
+        open.extend(table.iter().map(MeldFits::open));
         // The held cards that some meld may still take.
-        let cards = held & memo.table.iter().fold(0, |m, e| m | e.open());
+        let cards = held & open.iter().fold(0, |m, o| m | o);
         for card in cards_in(cards) {
             let bit = 1u64 << card.index();
-            for m in 0..memo.table.len() {
-                let e = &mut memo.table[m];
-                if e.open() & bit == 0 {
+            for (m, e) in table.iter_mut().enumerate() {
+                if open[m] & bit == 0 {
                     continue;
                 }
                 // A natural card's one form, built only where it is listed.
@@ -392,16 +394,27 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         &game.rules.rounds[game.round].contract
     };
     let useful = useful_cards(&game.rules, hand, wanted);
-    // Least first: not wild, not useful, the most points, the first in canonical order.
-    let key = |c: Card| {
-        u64::from(game.rules.is_wild(c)) << 41
-            | (useful >> c.index() & 1) << 40
-            | u64::from(u32::MAX - game.rules.points(c)) << 8
-            | c.index() as u64
+    // Least first: not wild, not useful, the most points, the first in canonical order. The
+    // first of these tiers that holds a card, and in it the first card with the most points.
+    let allowed = game.discard_mask(seat);
+    let wild = game.rules.wild_mask();
+    let tiers = [
+        !wild & !useful,
+        !wild & useful,
+        wild & !useful,
+        wild & useful,
+    ];
+    let Some(tier) = tiers.iter().map(|t| allowed & t).find(|&t| t != 0) else {
+        return Action::EndTurn;
     };
-    cards_in(game.discard_mask(seat))
-        .min_by_key(|&c| key(c))
-        .map_or(Action::EndTurn, Action::Discard)
+    let mut best = None::<(u32, Card)>;
+    for c in cards_in(tier) {
+        let p = game.rules.points(c);
+        if best.is_none_or(|(q, _)| p > q) {
+            best = Some((p, c));
+        }
+    }
+    best.map_or(Action::EndTurn, |(_, c)| Action::Discard(c))
 }
 
 /// The cards of `hand` useful towards the `wanted` melds, as a mask by [`Card::index`]: a joker;
@@ -439,7 +452,7 @@ fn useful_cards(rules: &Rules, hand: &Counts, wanted: &[Component]) -> u64 {
         return useful;
     };
     // The places of the natural cards per suit (all four alike under any-suits).
-    let wild = rules.wild_cards().fold(0u64, |m, c| m | 1 << c.index());
+    let wild = rules.wild_mask();
     let mut pools = [0u32; 4];
     for (s, pool) in pools.iter_mut().enumerate() {
         *pool = rules.places_of(held[s] & !(wild >> (13 * s)));

@@ -40,6 +40,16 @@ impl Target {
         }
     }
 
+    /// [`Target::cards`] as a mask by [`Card::index`].
+    pub fn mask(self) -> u64 {
+        // The card index of a rank's first card, and the same rank a suit on.
+        const EVERY_SUIT: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+        match self {
+            Target::Card(c) => 1 << c.index(),
+            Target::Rank(r) => EVERY_SUIT << (r as u8 - 1),
+        }
+    }
+
     /// The cards that meet this target: the card itself, or the rank in every suit.
     pub fn cards(self) -> impl Iterator<Item = Card> {
         let (one, rank) = match self {
@@ -1416,6 +1426,19 @@ mod tests {
             Target::Rank(Rank::Seven).cards().collect::<Vec<_>>(),
             parse_cards("7S 7H 7D 7C").unwrap()
         );
+    }
+
+    #[test]
+    fn a_targets_mask_holds_exactly_its_cards() {
+        for rank in Rank::ALL {
+            let by_rank = Target::Rank(rank);
+            let of = |t: Target| t.cards().fold(0u64, |m, c| m | 1 << c.index());
+            assert_eq!(by_rank.mask(), of(by_rank), "{rank:?}");
+            for suit in Suit::ALL {
+                let one = Target::Card(Card::new(rank, suit));
+                assert_eq!(one.mask(), of(one), "{rank:?} {suit:?}");
+            }
+        }
     }
 
     /// `may_extend` is a quick necessary condition in front of the one-card extension, and only

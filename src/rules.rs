@@ -159,6 +159,11 @@ impl Rules {
             .filter(|&c| self.is_wild(c))
     }
 
+    /// [`Rules::wild_cards`] as a mask by [`Card::index`].
+    pub fn wild_mask(&self) -> u64 {
+        self.wild_cards().fold(0, |m, c| m | 1 << c.index())
+    }
+
     /// Points for `card` left in a hand.
     pub fn points(&self, card: Card) -> u32 {
         match card.rank() {
