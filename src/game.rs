@@ -443,8 +443,9 @@ pub struct Game {
 /// Not part of the game: a copy starts empty.
 ///
 /// Likewise the last one-card extension a lay-off listing built (`meld::extend_each_by_one` of a
-/// table meld's interpretations), for the lay-off that applies it: known by the meld's stamp,
-/// which no other meld or state of a meld has, and the card.
+/// table meld's interpretations), or the one join of a natural card it found
+/// (`meld::joins`), for the lay-off that applies it: known by the meld's stamp, which no other
+/// meld or state of a meld has, and the card.
 #[derive(Default)]
 pub(crate) struct Seen(
     std::cell::RefCell<Option<SeenMelds>>,
@@ -455,7 +456,16 @@ pub(crate) struct SeenLayOff {
     rules: Arc<Rules>,
     stamp: u64,
     card: Card,
-    interps: Vec<Interpretation>,
+    grow: SeenGrow,
+}
+
+/// What [`SeenLayOff`] knows of the meld grown by its card.
+enum SeenGrow {
+    /// Its interpretations (taken by the lay-off).
+    Extension(Vec<Interpretation>),
+    /// Its one interpretation takes the card in this one way (read, not taken: it stays true
+    /// while the meld's stamp is the same).
+    Join(meld::OnlyJoin),
 }
 
 pub(crate) struct SeenMelds {
@@ -465,6 +475,12 @@ pub(crate) struct SeenMelds {
 
 /// One meld of [`Seen`]: its cards (in the candidate's order), its kind, its interpretations.
 pub(crate) type SeenMeld = (Vec<Card>, MeldKind, Vec<Interpretation>);
+
+impl SeenLayOff {
+    fn is_for(&self, rules: &Arc<Rules>, meld: &TableMeld, card: Card) -> bool {
+        self.stamp == meld.stamp && self.card == card && Arc::ptr_eq(&self.rules, rules)
+    }
+}
 
 impl Clone for Seen {
     fn clone(&self) -> Seen {
@@ -502,12 +518,36 @@ impl Seen {
         card: Card,
         interps: Vec<Interpretation>,
     ) {
-        *self.1.borrow_mut() = Some(SeenLayOff {
-            rules: Arc::clone(rules),
-            stamp: meld.stamp,
-            card,
-            interps,
-        });
+        self.record_lay_off(rules, meld, card, SeenGrow::Extension(interps));
+    }
+
+    /// Records the one way `card` joins `meld`'s one interpretation (`meld::joins`).
+    pub(crate) fn record_join(
+        &self,
+        rules: &Arc<Rules>,
+        meld: &TableMeld,
+        card: Card,
+        join: meld::OnlyJoin,
+    ) {
+        self.record_lay_off(rules, meld, card, SeenGrow::Join(join));
+    }
+
+    fn record_lay_off(&self, rules: &Arc<Rules>, meld: &TableMeld, card: Card, grow: SeenGrow) {
+        let mut slot = self.1.borrow_mut();
+        match slot.as_mut() {
+            // The record's rules kept where they are the same (no count to change).
+            Some(x) if Arc::ptr_eq(&x.rules, rules) => {
+                (x.stamp, x.card, x.grow) = (meld.stamp, card, grow);
+            }
+            _ => {
+                *slot = Some(SeenLayOff {
+                    rules: Arc::clone(rules),
+                    stamp: meld.stamp,
+                    card,
+                    grow,
+                });
+            }
+        }
     }
 
     /// Takes the recorded extension if it is `meld`'s by `card` under `rules`.
@@ -518,13 +558,25 @@ impl Seen {
         card: Card,
     ) -> Option<Vec<Interpretation>> {
         let mut slot = self.1.borrow_mut();
-        let fits = slot.as_ref().is_some_and(|x| {
-            x.stamp == meld.stamp && x.card == card && Arc::ptr_eq(&x.rules, rules)
-        });
-        if fits {
-            slot.take().map(|x| x.interps)
-        } else {
-            None
+        let x = slot.as_mut().filter(|x| x.is_for(rules, meld, card))?;
+        match &mut x.grow {
+            SeenGrow::Extension(interps) => {
+                let interps = std::mem::take(interps);
+                *slot = None;
+                Some(interps)
+            }
+            SeenGrow::Join(_) => None,
+        }
+    }
+
+    /// The recorded join if it is `meld`'s by `card` under `rules`.
+    fn join(&self, rules: &Arc<Rules>, meld: &TableMeld, card: Card) -> Option<meld::OnlyJoin> {
+        match self.1.borrow().as_ref() {
+            Some(x) if x.is_for(rules, meld, card) => match x.grow {
+                SeenGrow::Join(j) => Some(j),
+                SeenGrow::Extension(_) => None,
+            },
+            _ => None,
         }
     }
 
@@ -1390,7 +1442,8 @@ impl Game {
         // declaration policy has nothing to refuse under any reading.
         if let ([card], None, [], [one]) = (cards, other, declared, &old.interps[..])
             && !self.rules.is_wild(*card)
-            && let Some(j) = meld::only_join(&self.rules, one, *card)
+            && let Some(j) = (self.seen.join(&self.rules, old, *card))
+                .or_else(|| meld::only_join(&self.rules, one, *card))
         {
             if self.deal.hands[usize::from(seat)].len() == 1 {
                 self.may_go_out_on_the_table()?;
@@ -2036,5 +2089,50 @@ mod tests {
         assert!(g.clone().seen.take_extension(&rules, &meld, four).is_none());
         assert_eq!(g.seen.take_extension(&rules, &meld, four), Some(grown));
         assert_eq!(g.seen.take_extension(&rules, &meld, four), None);
+    }
+
+    /// A recorded join is read only for its meld (by stamp), its card and its rules; it stays
+    /// until another lay-off is recorded, and it is no extension to take.
+    #[test]
+    fn a_seen_join_serves_its_meld_and_card_only() {
+        let rules = Arc::new(crate::rules::load("push", &[]).unwrap().rules);
+        let g = Game::new(Arc::clone(&rules), 4, 0, 1, Vec::new()).unwrap();
+        let run = parse_cards("5H 6H 7H").unwrap();
+        let query = Query {
+            cards: run.clone(),
+            kind: None,
+            declared: Vec::new(),
+        };
+        let interps = meld::interpret(&rules, &query).interpretations;
+        let meld = TableMeld::new(0, run, interps);
+        let four = Card::new(Rank::Four, Suit::Hearts);
+        let Some(meld::Joins::One(join)) = meld::joins(&rules, &meld.interps[0], four) else {
+            panic!("4H joins 5H-7H one way");
+        };
+        let joined = |j: meld::OnlyJoin| {
+            let mut grown = meld.interps[0].clone();
+            j.make(&mut grown);
+            grown
+        };
+        let mut changed = meld.clone();
+        changed.restamp();
+        let elsewhere = Arc::new((*rules).clone());
+        g.seen.record_join(&rules, &meld, four, join);
+        for (r, m, c) in [
+            (&rules, &changed, four),
+            (&rules, &meld, Card::JOKER),
+            (&elsewhere, &meld, four),
+        ] {
+            assert!(g.seen.join(r, m, c).is_none());
+        }
+        assert!(g.clone().seen.join(&rules, &meld, four).is_none());
+        assert!(g.seen.take_extension(&rules, &meld, four).is_none());
+        for _ in 0..2 {
+            let j = g.seen.join(&rules, &meld, four).expect("recorded");
+            assert_eq!(joined(j), joined(join));
+        }
+        let grown = meld::extend_each_by_one(&rules, &meld.interps, four).unwrap();
+        g.seen.record_extension(&rules, &meld, four, grown);
+        assert!(g.seen.join(&rules, &meld, four).is_none());
     }
 }

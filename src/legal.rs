@@ -230,11 +230,25 @@ impl Game {
     /// one form, the plain lay-off: where some interpretation of the meld takes the card. `None`
     /// for a wild card, or where the one-card shortcut does not apply (a full circle under
     /// wrap-around); `lay_off_forms` then lists the forms the long way.
+    ///
+    /// Where the meld is read one way and the card joins it in one way only, that join is kept
+    /// for the lay-off that may follow: `apply` grows the meld by it instead of finding it again.
     pub fn natural_lay_off_fits(&self, m: usize, card: Card) -> Option<bool> {
         if self.rules.is_wild(card) {
             return None;
         }
-        self.deal.table[m].interps.iter().try_fold(false, |any, o| {
+        let tm = &self.deal.table[m];
+        if let [one] = &tm.interps[..] {
+            return Some(match meld::joins(&self.rules, one, card)? {
+                meld::Joins::No => false,
+                meld::Joins::One(j) => {
+                    self.seen.record_join(&self.rules, tm, card, j);
+                    true
+                }
+                meld::Joins::Several => true,
+            });
+        }
+        tm.interps.iter().try_fold(false, |any, o| {
             Some(any || meld::extends_by_one(&self.rules, o, card)?)
         })
     }

@@ -10,7 +10,7 @@
 
 use crate::card::{Card, Rank, Suit};
 use crate::disputes::reading;
-use crate::rules::Rules;
+use crate::rules::{Place, Rules};
 use crate::spec::MeldKind;
 use std::fmt;
 
@@ -1024,6 +1024,25 @@ impl OnlyJoin {
 /// interpretation. `None` where it joins in no way or in several, or where `extend_by_one` is
 /// `None`.
 pub fn only_join(rules: &Rules, old: &Interpretation, card: Card) -> Option<OnlyJoin> {
+    match joins(rules, old, card)? {
+        Joins::One(j) => Some(j),
+        Joins::No | Joins::Several => None,
+    }
+}
+
+/// In how many ways a card joins an interpretation as one more role ([`joins`]).
+#[derive(Clone, Copy)]
+pub enum Joins {
+    No,
+    /// Exactly one: [`only_join`]'s.
+    One(OnlyJoin),
+    /// Two or more.
+    Several,
+}
+
+/// How `card` joins `old`: in no way (where [`extends_by_one`] is `Some(false)`), in one way only
+/// (that way, as [`only_join`] gives it), or in several. `None` where `extends_by_one` is `None`.
+pub fn joins(rules: &Rules, old: &Interpretation, card: Card) -> Option<Joins> {
     let mut first = None;
     let mut more = false;
     one_card_joins(rules, old, card, &mut |j| {
@@ -1031,7 +1050,11 @@ pub fn only_join(rules: &Rules, old: &Interpretation, card: Card) -> Option<Only
         first.get_or_insert(j);
         !more
     })?;
-    first.filter(|_| !more).map(OnlyJoin)
+    Some(match first {
+        None => Joins::No,
+        Some(j) if !more => Joins::One(OnlyJoin(j)),
+        Some(_) => Joins::Several,
+    })
 }
 
 /// Calls `f` with every way `card` joins `old` as one more role that keeps the meld legal,
@@ -1226,11 +1249,14 @@ fn extend_run(
     let len = rules.line.len();
     // Where the old run lies on the line: the start whose ranks match its roles in order.
     let starts = rules.windows(n).len();
+    // Roles `k` stand for the place `s + k`, around the corner where the line is circular (a
+    // run is never longer than the line): the roles up to the line's end, then the rest from its
+    // start.
+    debug_assert!(n <= len, "a run no longer than the line");
     let fits = |s: usize| {
-        old.roles
-            .iter()
-            .enumerate()
-            .all(|(k, r)| r.stands_for.rank() == Some(rules.line[(s + k) % len].rank))
+        let same = |(r, p): (&Role, &Place)| r.stands_for.rank() == Some(p.rank);
+        let (to_end, around) = old.roles.split_at(n.min(len - s));
+        to_end.iter().zip(&rules.line[s..]).all(same) && around.iter().zip(&rules.line).all(same)
     };
     let nat2 = rules.natural_two_in_runs();
     // Only a place of the first role's rank can start it.

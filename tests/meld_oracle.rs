@@ -159,6 +159,10 @@ proptest! {
         // Whether there is one at all, as the lay-off listing asks for a natural card.
         let listed = meld::extend_by_one(&rules, old, card).map(|v| !v.is_empty());
         prop_assert_eq!(meld::extends_by_one(&rules, old, card), listed, "old {:?} + {}", old, card);
+        // In how many ways, as the natural lay-off's listing asks: none exactly where there is
+        // no extension.
+        let joins = meld::joins(&rules, old, card).map(|j| !matches!(j, meld::Joins::No));
+        prop_assert_eq!(joins, listed, "old {:?} + {}", old, card);
         // The one way a card joins, where it joins one way only: made in place, it is the one
         // interpretation of the extension (a lay-off grows its meld so).
         if let Some(j) = meld::only_join(&rules, old, card) {
