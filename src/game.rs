@@ -1527,9 +1527,15 @@ impl Game {
         // the old meld's, the new ones and the joined meld's, sorted.
         let joined = join.map_or_else(Vec::new, |j| self.deal.table[j].cards.clone());
         let made = Arc::make_mut(&mut self.deal.table[target]);
-        made.cards.extend_from_slice(cards);
-        made.cards.extend_from_slice(&joined);
-        made.cards.sort_unstable();
+        if let ([card], None) = (cards, join) {
+            // One card (most lay-offs) goes where it sorts.
+            let at = made.cards.partition_point(|c| c <= card);
+            made.cards.insert(at, *card);
+        } else {
+            made.cards.extend_from_slice(cards);
+            made.cards.extend_from_slice(&joined);
+            made.cards.sort_unstable();
+        }
         match keep {
             Grow::Replace(keep) => made.interps = keep,
             Grow::InPlace(j) => j.make(&mut made.interps[0]),
@@ -1890,6 +1896,11 @@ impl Game {
             assert!(
                 !m.interps.is_empty(),
                 "a table meld keeps an interpretation"
+            );
+            // A lay-off of one card inserts it where it sorts, counting on this.
+            assert!(
+                m.cards.is_sorted(),
+                "a table meld's cards are in canonical order: {m:?}"
             );
         }
         let (decks, jokers) = self.rules.pack(self.players);
