@@ -172,7 +172,7 @@ impl Reader {
         };
         Ok(Action::LayOff {
             meld,
-            cards,
+            cards: cards.into(),
             declared,
             join,
         })

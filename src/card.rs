@@ -297,6 +297,167 @@ impl serde::Serialize for Card {
     }
 }
 
+/// A list of cards in the order given, as an action or event carries them: up to
+/// [`CardList::INLINE`] cards in place, more on the heap. Most such lists are short (a lay-off's
+/// card, a push's stock cards), and a whole game makes and drops thousands of them: kept in place
+/// they cost no allocation. It reads as a slice (`Deref`), and compares, hashes, prints and
+/// serializes as one (the same as the `Vec<Card>` it stands for).
+#[derive(Clone)]
+pub struct CardList(ListRepr);
+
+#[derive(Clone)]
+enum ListRepr {
+    Inline(u8, [Card; CardList::INLINE]),
+    Heap(Vec<Card>),
+}
+
+impl CardList {
+    /// The most cards kept in place.
+    pub const INLINE: usize = 15;
+
+    pub fn new() -> CardList {
+        CardList(ListRepr::Inline(0, [Card::JOKER; CardList::INLINE]))
+    }
+
+    pub fn from_slice(cards: &[Card]) -> CardList {
+        if cards.len() > CardList::INLINE {
+            return CardList(ListRepr::Heap(cards.to_vec()));
+        }
+        let mut place = [Card::JOKER; CardList::INLINE];
+        place[..cards.len()].copy_from_slice(cards);
+        CardList(ListRepr::Inline(cards.len() as u8, place))
+    }
+
+    pub fn as_slice(&self) -> &[Card] {
+        match &self.0 {
+            ListRepr::Inline(n, cards) => &cards[..usize::from(*n)],
+            ListRepr::Heap(v) => v,
+        }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [Card] {
+        match &mut self.0 {
+            ListRepr::Inline(n, cards) => &mut cards[..usize::from(*n)],
+            ListRepr::Heap(v) => v,
+        }
+    }
+
+    /// Adds `card` at the end (moving the list to the heap when it outgrows its place).
+    pub fn push(&mut self, card: Card) {
+        match &mut self.0 {
+            ListRepr::Inline(n, cards) if usize::from(*n) < CardList::INLINE => {
+                cards[usize::from(*n)] = card;
+                *n += 1;
+            }
+            ListRepr::Inline(_, cards) => {
+                let mut v = Vec::with_capacity(2 * CardList::INLINE);
+                v.extend_from_slice(cards);
+                v.push(card);
+                self.0 = ListRepr::Heap(v);
+            }
+            ListRepr::Heap(v) => v.push(card),
+        }
+    }
+}
+
+impl Default for CardList {
+    fn default() -> CardList {
+        CardList::new()
+    }
+}
+
+impl std::ops::Deref for CardList {
+    type Target = [Card];
+    fn deref(&self) -> &[Card] {
+        self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for CardList {
+    fn deref_mut(&mut self) -> &mut [Card] {
+        self.as_mut_slice()
+    }
+}
+
+impl PartialEq for CardList {
+    fn eq(&self, other: &CardList) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for CardList {}
+
+impl PartialEq<Vec<Card>> for CardList {
+    fn eq(&self, other: &Vec<Card>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl PartialEq<[Card]> for CardList {
+    fn eq(&self, other: &[Card]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl std::hash::Hash for CardList {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
+impl fmt::Debug for CardList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
+impl From<&[Card]> for CardList {
+    fn from(cards: &[Card]) -> CardList {
+        CardList::from_slice(cards)
+    }
+}
+
+impl<const N: usize> From<[Card; N]> for CardList {
+    fn from(cards: [Card; N]) -> CardList {
+        CardList::from_slice(&cards)
+    }
+}
+
+impl From<Vec<Card>> for CardList {
+    /// In place where the cards fit, else the vector itself.
+    fn from(cards: Vec<Card>) -> CardList {
+        if cards.len() > CardList::INLINE {
+            CardList(ListRepr::Heap(cards))
+        } else {
+            CardList::from_slice(&cards)
+        }
+    }
+}
+
+impl FromIterator<Card> for CardList {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> CardList {
+        let mut list = CardList::new();
+        for card in iter {
+            list.push(card);
+        }
+        list
+    }
+}
+
+impl<'a> IntoIterator for &'a CardList {
+    type Item = &'a Card;
+    type IntoIter = std::slice::Iter<'a, Card>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl serde::Serialize for CardList {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.as_slice())
+    }
+}
+
 /// A multiset of cards: a count per card kind. A hand, a pile or a deck.
 ///
 /// Beside the counts it keeps which kinds are present and how many cards there are, so that a
@@ -490,6 +651,59 @@ impl fmt::Debug for Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `CardList` of any length, however built (from a slice, a vector, an array, an
+    /// iterator, or card by card past its place), reads, compares, hashes, prints and serializes
+    /// as the vector of the same cards.
+    #[test]
+    fn a_card_list_is_its_cards_in_order() {
+        use std::hash::{BuildHasher, RandomState};
+        let hasher = RandomState::new();
+        let all: Vec<Card> = Card::all().collect();
+        for n in [
+            0,
+            1,
+            2,
+            CardList::INLINE - 1,
+            CardList::INLINE,
+            CardList::INLINE + 1,
+            40,
+        ] {
+            let v: Vec<Card> = all.iter().rev().copied().cycle().take(n).collect();
+            let mut pushed = CardList::new();
+            for &c in &v {
+                pushed.push(c);
+            }
+            let built = [
+                CardList::from_slice(&v),
+                CardList::from(v.clone()),
+                v.iter().copied().collect(),
+                pushed,
+            ];
+            for list in built {
+                assert_eq!(list.as_slice(), v.as_slice(), "{n}");
+                assert_eq!(list, v);
+                assert_eq!(list.len(), n);
+                assert_eq!(list.iter().count(), n);
+                assert_eq!(format!("{list:?}"), format!("{v:?}"));
+                assert_eq!(
+                    serde_json::to_string(&list).unwrap(),
+                    serde_json::to_string(&v).unwrap()
+                );
+                assert_eq!(hasher.hash_one(&list), hasher.hash_one(&v));
+                let mut sorted = list.clone();
+                sorted.sort();
+                let mut expected = v.clone();
+                expected.sort();
+                assert_eq!(sorted, expected);
+                if n > 0 {
+                    assert_ne!(CardList::from_slice(&v[1..]), list);
+                }
+            }
+        }
+        assert_eq!(CardList::from([Card::JOKER]), vec![Card::JOKER]);
+        assert_eq!(CardList::default(), Vec::<Card>::new());
+    }
 
     /// `more_than` (from the kinds present) against one kind at a time, on counts of every size
     /// (and on hands holding no card twice, where it answers from the masks alone), and `iter` visits exactly the kinds present, in order.

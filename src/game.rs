@@ -7,7 +7,7 @@
 //!
 //! Seats are numbered clockwise from 0; "left" is the next seat (`+1`), turn order is clockwise.
 
-use crate::card::{Card, Counts, Rank, Suit};
+use crate::card::{Card, CardList, Counts, Rank, Suit};
 use crate::contract;
 use crate::disputes::reading as rd;
 use crate::meld::{self, Interpretation, Query, Target};
@@ -51,7 +51,7 @@ pub enum Action {
     /// Add cards to a meld on the table (`join`: also to a second run, joining the two).
     LayOff {
         meld: usize,
-        cards: Vec<Card>,
+        cards: CardList,
         declared: Vec<(Card, Target)>,
         join: Option<usize>,
     },
@@ -74,7 +74,7 @@ impl Action {
     pub fn plain_lay_off(meld: usize, card: Card, join: Option<usize>) -> Action {
         Action::LayOff {
             meld,
-            cards: vec![card],
+            cards: [card].into(),
             declared: vec![],
             join,
         }
@@ -225,7 +225,7 @@ pub enum Event {
         seat: u8,
         to: u8,
         discard: Option<Card>,
-        stock: Vec<Card>,
+        stock: CardList,
         face_up: bool,
     },
     Drew {
@@ -238,13 +238,13 @@ pub enum Event {
     Melded {
         seat: u8,
         meld: usize,
-        cards: Vec<Card>,
+        cards: CardList,
         contract: bool,
     },
     LaidOff {
         seat: u8,
         meld: usize,
-        cards: Vec<Card>,
+        cards: CardList,
         joined: Option<usize>,
     },
     Rescued {
@@ -1062,7 +1062,7 @@ impl Game {
             seat,
             to,
             discard: top,
-            stock: pushed.clone(),
+            stock: CardList::from_slice(&pushed),
             face_up,
         });
         self.deal.last_push = Some((seat, to, pushed, face_up));
@@ -1354,7 +1354,7 @@ impl Game {
             events.push(Event::Melded {
                 seat,
                 meld: self.deal.table.len(),
-                cards: cards.clone(),
+                cards: CardList::from_slice(&cards),
                 contract: c,
             });
             self.deal
@@ -1553,7 +1553,7 @@ impl Game {
         events.push(Event::LaidOff {
             seat,
             meld: at,
-            cards: cards.to_vec(),
+            cards: CardList::from_slice(cards),
             joined: join,
         });
         self.deal.table_progress = true;

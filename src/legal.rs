@@ -9,7 +9,7 @@
 //! (`tests/legal_actions.rs`) checks the other direction: whatever `apply` accepts from a broad
 //! random space of non-meld actions is listed.
 
-use crate::card::{Card, Counts, Rank, Suit};
+use crate::card::{Card, CardList, Counts, Rank, Suit};
 use crate::contract;
 use crate::disputes::reading as rd;
 use crate::game::{Action, Game, MeldSpec, Stage};
@@ -213,7 +213,7 @@ impl Game {
                         listed.push(r.stands_for);
                         let a = Action::LayOff {
                             meld: m,
-                            cards: vec![card],
+                            cards: [card].into(),
                             declared: vec![(card, r.stands_for)],
                             join,
                         };
@@ -875,7 +875,7 @@ impl Game {
     fn lay_off_declared_forms(&self, m: usize, cards: &[Card], join: Option<usize>) -> Vec<Action> {
         let plain = Action::LayOff {
             meld: m,
-            cards: cards.to_vec(),
+            cards: CardList::from_slice(cards),
             declared: vec![],
             join,
         };
@@ -921,7 +921,7 @@ impl Game {
             if seen.insert(declared.clone()) {
                 forms.push(Action::LayOff {
                     meld: m,
-                    cards: cards.to_vec(),
+                    cards: CardList::from_slice(cards),
                     declared,
                     join,
                 });

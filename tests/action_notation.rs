@@ -74,7 +74,7 @@ fn meld_or_lay_off() -> impl Strategy<Value = Action> {
         )
             .prop_map(|(meld, (cards, declared), join)| Action::LayOff {
                 meld,
-                cards,
+                cards: cards.into(),
                 declared,
                 join
             }),

@@ -237,7 +237,7 @@ fn decl(d: &[(&str, &str)]) -> Vec<(Card, Target)> {
 fn lay_off(meld: usize, s: &str) -> Action {
     Action::LayOff {
         meld,
-        cards: cards(s),
+        cards: cards(s).into(),
         declared: vec![],
         join: None,
     }
@@ -246,7 +246,7 @@ fn lay_off(meld: usize, s: &str) -> Action {
 fn lay_off_declared(meld: usize, s: &str, declared: &[(&str, &str)]) -> Action {
     Action::LayOff {
         meld,
-        cards: cards(s),
+        cards: cards(s).into(),
         declared: decl(declared),
         join: None,
     }
@@ -359,7 +359,7 @@ fn push__gives_top_discard_and_top_stock_card_to_the_left_then_pusher_draws_yes(
                 seat: 1,
                 to: 2,
                 discard: Some(c("KH")),
-                stock: cards("4S"),
+                stock: cards("4S").into(),
                 face_up: true,
             },
             Event::Drew {
@@ -388,7 +388,7 @@ fn pusher_draws__no_means_the_push_is_the_draw() {
             seat: 1,
             to: 2,
             discard: Some(c("KH")),
-            stock: cards("4S"),
+            stock: cards("4S").into(),
             face_up: true,
         }]
     );
@@ -443,7 +443,7 @@ fn push_to__right_in_a_house_file_sends_the_cards_to_the_previous_seat() {
             seat: 1,
             to: 0,
             discard: Some(c("KH")),
-            stock: cards("4S"),
+            stock: cards("4S").into(),
             face_up: true,
         }
     );
@@ -478,7 +478,7 @@ fn push_with_one_stock_card__allowed_hand_ends_pushes_then_ends_the_hand_as_a_st
             seat: 1,
             to: 2,
             discard: Some(c("KH")),
-            stock: cards("4S"),
+            stock: cards("4S").into(),
             face_up: true,
         }
     );
@@ -681,13 +681,13 @@ fn contract_in_one_turn__required_refuses_half_a_contract_and_takes_the_whole() 
             Event::Melded {
                 seat: 1,
                 meld: 0,
-                cards: cards("7S 7H 7D"),
+                cards: cards("7S 7H 7D").into(),
                 contract: true
             },
             Event::Melded {
                 seat: 1,
                 meld: 1,
-                cards: cards("9S 9H 9D"),
+                cards: cards("9S 9H 9D").into(),
                 contract: true
             },
         ]
@@ -710,7 +710,7 @@ fn contract_in_one_turn__piecemeal_takes_one_meld_now_and_the_rest_on_a_later_tu
         vec![Event::Melded {
             seat: 1,
             meld: 0,
-            cards: cards("7S 7H 7D"),
+            cards: cards("7S 7H 7D").into(),
             contract: true
         }]
     );
@@ -785,7 +785,7 @@ fn contract_turn_extras__allowed_lets_a_meld_and_a_lay_off_follow_on_the_contrac
         vec![Event::Melded {
             seat: 1,
             meld: 2,
-            cards: cards("QS QH QD"),
+            cards: cards("QS QH QD").into(),
             contract: false
         }]
     );
@@ -795,7 +795,7 @@ fn contract_turn_extras__allowed_lets_a_meld_and_a_lay_off_follow_on_the_contrac
         vec![Event::LaidOff {
             seat: 1,
             meld: 0,
-            cards: cards("7C"),
+            cards: cards("7C").into(),
             joined: None
         }]
     );
@@ -1177,7 +1177,7 @@ fn lay_off__extends_a_run_at_either_end_but_not_past_a_gap() {
         vec![Event::LaidOff {
             seat: 1,
             meld: 0,
-            cards: cards("4S"),
+            cards: cards("4S").into(),
             joined: None
         }]
     );
@@ -1261,7 +1261,7 @@ fn lay_off__two_cards_at_both_ends_in_one_action() {
         vec![Event::LaidOff {
             seat: 1,
             meld: 0,
-            cards: cards("4S 8S"),
+            cards: cards("4S 8S").into(),
             joined: None
         }]
     );
@@ -1333,7 +1333,7 @@ fn join_game(readings: &[(DisputeId, &str)], table: &'static [(u8, &'static str)
 fn join(meld: usize, s: &str, j: usize) -> Action {
     Action::LayOff {
         meld,
-        cards: cards(s),
+        cards: cards(s).into(),
         declared: vec![],
         join: Some(j),
     }
@@ -1351,7 +1351,7 @@ fn run_join_split__join_allowed_joins_two_runs_into_one() {
         vec![Event::LaidOff {
             seat: 1,
             meld: 0,
-            cards: cards("6H"),
+            cards: cards("6H").into(),
             joined: Some(1)
         }]
     );
@@ -1393,7 +1393,7 @@ fn run_join_split__join_allowed_onto_the_later_meld_leaves_one_run() {
         vec![Event::LaidOff {
             seat: 1,
             meld: 0,
-            cards: cards("6H"),
+            cards: cards("6H").into(),
             joined: Some(0)
         }],
         "the event names the joined run by its number after the join, and the number the other run had"
@@ -1548,7 +1548,7 @@ fn rescued_wild_fate__meld_same_turn_wants_the_wild_melded_in_the_same_action() 
             Event::LaidOff {
                 seat: 1,
                 meld: 1,
-                cards: cards("JK"),
+                cards: cards("JK").into(),
                 joined: None
             },
         ]
@@ -1806,7 +1806,7 @@ fn going_out__meld_or_discard_lets_a_player_meld_or_lay_off_his_last_cards() {
             Event::Melded {
                 seat: 1,
                 meld: 2,
-                cards: cards("QS QD QC"),
+                cards: cards("QS QD QC").into(),
                 contract: false
             },
             Event::WentOut { seat: 1 }

@@ -119,7 +119,7 @@ fn random_action(g: &Game, r: &mut Rng) -> Action {
             }
             Action::LayOff {
                 meld: meld_no(r),
-                cards: vec![c],
+                cards: vec![c].into(),
                 declared,
                 join: (r.below(4) == 0).then(|| meld_no(r)),
             }
@@ -133,7 +133,7 @@ fn random_action(g: &Game, r: &mut Rng) -> Action {
             let then = (r.below(2) == 0).then(|| {
                 Box::new(Action::LayOff {
                     meld: meld_no(r),
-                    cards: vec![wild],
+                    cards: vec![wild].into(),
                     declared: vec![],
                     join: None,
                 })
@@ -200,7 +200,7 @@ fn random_meld_or_long_lay_off(g: &Game, r: &mut Rng) -> Action {
         let spec = random_spec(g, r, cards);
         return Action::LayOff {
             meld,
-            cards: spec.cards,
+            cards: spec.cards.into(),
             declared: spec.declared,
             join: None,
         };

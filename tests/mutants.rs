@@ -855,7 +855,7 @@ fn accepts_a_lay_off_only_after_the_draw() {
     };
     let lay_off = Action::LayOff {
         meld: 0,
-        cards: parse_cards("8H").expect("card"),
+        cards: parse_cards("8H").expect("card").into(),
         declared: vec![],
         join: None,
     };
