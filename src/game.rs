@@ -1161,6 +1161,12 @@ impl Game {
 
     fn take_cards(&mut self, seat: u8, cards: &[Card]) -> Result<(), Illegal> {
         self.check_holds(seat, cards)?;
+        self.take_held(seat, cards);
+        Ok(())
+    }
+
+    /// [`Game::take_cards`] of cards `check_holds` has found in the hand.
+    fn take_held(&mut self, seat: u8, cards: &[Card]) {
         let hand = &mut self.deal.hands[usize::from(seat)];
         // One card (every lay-off of the built-in players) without counting the cards first.
         let removed = if let [card] = cards {
@@ -1168,8 +1174,7 @@ impl Game {
         } else {
             hand.remove_all(&Counts::from_cards(cards))
         };
-        debug_assert!(removed, "checked just before");
-        Ok(())
+        debug_assert!(removed, "checked before");
     }
 
     /// `seat` holds `cards` (with repeats).
@@ -1521,8 +1526,9 @@ impl Game {
         must_use: Option<Card>,
         events: &mut Vec<Event>,
     ) -> Result<(), Illegal> {
+        // The plan checked that the seat holds the cards.
         let keep = self.plan_lay_off(seat, target, cards, declared, join, must_use)?;
-        self.take_cards(seat, cards)?;
+        self.take_held(seat, cards);
         // The meld changes in place (a copy only where another game shares it): its cards are
         // the old meld's, the new ones and the joined meld's, sorted.
         let joined = join.map_or_else(Vec::new, |j| self.deal.table[j].cards.clone());
