@@ -54,16 +54,17 @@ pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> Contract
         }
         interps.push(v.interpretations);
     }
-    check_interpreted(rules, contract, melds, interps)
+    let cards: Vec<&[Card]> = melds.iter().map(|q| &q.cards[..]).collect();
+    check_interpreted(rules, contract, &cards, &interps)
 }
 
-/// [`check`] for melds already interpreted: `interps[i]` is every interpretation of `melds[i]`
-/// (as [`meld::interpret`] gives them), and none is empty.
+/// [`check`] for melds already interpreted: `interps[i]` is every interpretation of the meld of
+/// cards `melds[i]` (as [`meld::interpret`] gives them), and none is empty.
 pub fn check_interpreted(
     rules: &Rules,
     contract: &[Component],
-    melds: &[Query],
-    interps: Vec<Vec<Interpretation>>,
+    melds: &[&[Card]],
+    interps: &[Vec<Interpretation>],
 ) -> ContractCheck {
     let mut best: Option<Vec<Option<Component>>> = None;
     let mut assign = vec![None; melds.len()];
@@ -73,7 +74,7 @@ pub fn check_interpreted(
         rules,
         contract,
         melds,
-        &interps,
+        interps,
         0,
         &mut assign,
         &mut filled,
@@ -105,7 +106,7 @@ pub fn check_interpreted(
         None => ContractCheck {
             satisfied: false,
             assignment: vec![None; melds.len()],
-            reason: why_not(rules, contract, melds, &interps),
+            reason: why_not(rules, contract, melds, interps),
             extras_wait: false,
         },
     }
@@ -115,7 +116,7 @@ pub fn check_interpreted(
 fn search_assignment<'a>(
     rules: &Rules,
     contract: &[Component],
-    melds: &[Query],
+    melds: &[&[Card]],
     interps: &'a [Vec<Interpretation>],
     i: usize,
     assign: &mut Vec<Option<Component>>,
@@ -132,7 +133,7 @@ fn search_assignment<'a>(
         }
         return;
     }
-    let n = melds[i].cards.len();
+    let n = melds[i].len();
     for (j, &c) in contract.iter().enumerate() {
         if filled[j] || !size_ok(rules, c, n) {
             continue;
@@ -231,7 +232,7 @@ fn constraints_hold(
 fn why_not(
     rules: &Rules,
     contract: &[Component],
-    melds: &[Query],
+    melds: &[&[Card]],
     interps: &[Vec<Interpretation>],
 ) -> String {
     let want: Vec<String> = contract.iter().map(Component::to_string).collect();
@@ -239,8 +240,8 @@ fn why_not(
     if melds.len() < contract.len() {
         return format!("the contract is {want}; {} meld(s) given", melds.len());
     }
-    for (i, q) in melds.iter().enumerate() {
-        let n = q.cards.len();
+    for (i, cards) in melds.iter().enumerate() {
+        let n = cards.len();
         let fits = contract
             .iter()
             .any(|&c| size_ok(rules, c, n) && interps[i].iter().any(|x| x.kind == c.kind));
@@ -255,7 +256,7 @@ fn why_not(
             return format!(
                 "meld {} ({}) is a {what} of {n}, which fills no part of the contract {want}{exact}",
                 i + 1,
-                crate::card::pretty_cards(&q.cards)
+                crate::card::pretty_cards(cards)
             );
         }
     }

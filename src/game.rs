@@ -1273,27 +1273,31 @@ impl Game {
         }
         let mut seen = self.seen.take(&self.rules);
         self.take_cards(seat, &all)?;
-        // Each spec's interpretations, then those its declarations leave (`declaration_policy`);
-        // a contract met in one laydown is checked against all of them.
+        // Each spec's interpretations, which its declarations allow or refuse
+        // (`declaration_policy` keeps all or none); a contract met in one laydown is checked
+        // against them.
         let si = usize::from(seat);
-        let whole_contract = !self.deal.progress[si].done
-            && self.rules.readings.contract_in_one_turn == rd::ContractInOneTurn::Required;
-        let mut found = Vec::with_capacity(specs.len());
         let mut interps = Vec::with_capacity(specs.len());
         for s in specs {
             let all = self.spec_interps(s, seen.as_deref_mut())?;
-            if whole_contract {
-                found.push(all.clone());
-            }
-            interps.push(self.declaration_policy(&s.cards, s.kind, &s.declared, all)?);
+            #[cfg(debug_assertions)]
+            let was = all.clone();
+            let kept = self.declaration_policy(&s.cards, s.kind, &s.declared, all)?;
+            #[cfg(debug_assertions)]
+            assert_eq!(
+                kept, was,
+                "the declaration policy keeps every interpretation"
+            );
+            interps.push(kept);
         }
-        let contract = self.rules.rounds[self.round].contract.clone();
+        let rules = Arc::clone(&self.rules);
+        let contract = &rules.rounds[self.round].contract;
         let mut contract_melds = vec![false; specs.len()];
         if !self.deal.progress[si].done {
             match self.rules.readings.contract_in_one_turn {
                 rd::ContractInOneTurn::Required => {
-                    let queries: Vec<Query> = specs.iter().map(MeldSpec::query).collect();
-                    let c = contract::check_interpreted(&self.rules, &contract, &queries, found);
+                    let cards: Vec<&[Card]> = specs.iter().map(|s| &s.cards[..]).collect();
+                    let c = contract::check_interpreted(&rules, contract, &cards, &interps);
                     if !c.satisfied {
                         let code = if c.extras_wait {
                             Reason::NextTurnOnly
