@@ -394,27 +394,31 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         &game.rules.rounds[game.round].contract
     };
     let useful = useful_cards(&game.rules, hand, wanted);
-    // Least first: not wild, not useful, the most points, the first in canonical order. The
-    // first of these tiers that holds a card, and in it the first card with the most points.
-    let allowed = game.discard_mask(seat);
-    let wild = game.rules.wild_mask();
+    pick_discard(&game.rules, game.discard_mask(seat), useful)
+        .map_or(Action::EndTurn, Action::Discard)
+}
+
+/// The greedy player's discard among the `allowed` cards (masks by [`Card::index`]): not wild
+/// before wild, not `useful` before useful, then the most points, then the first in canonical
+/// order. `None` where nothing is allowed.
+fn pick_discard(rules: &Rules, allowed: u64, useful: u64) -> Option<Card> {
+    // The first of these tiers that holds a card, and in it the first card with the most points.
+    let wild = rules.wild_mask();
     let tiers = [
         !wild & !useful,
         !wild & useful,
         wild & !useful,
         wild & useful,
     ];
-    let Some(tier) = tiers.iter().map(|t| allowed & t).find(|&t| t != 0) else {
-        return Action::EndTurn;
-    };
+    let tier = tiers.iter().map(|t| allowed & t).find(|&t| t != 0)?;
     let mut best = None::<(u32, Card)>;
     for c in cards_in(tier) {
-        let p = game.rules.points(c);
+        let p = rules.points(c);
         if best.is_none_or(|(q, _)| p > q) {
             best = Some((p, c));
         }
     }
-    best.map_or(Action::EndTurn, |(_, c)| Action::Discard(c))
+    best.map(|(_, c)| c)
 }
 
 /// The cards of `hand` useful towards the `wanted` melds, as a mask by [`Card::index`]: a joker;
@@ -582,6 +586,39 @@ mod tests {
     /// A card is useful with another of its rank where sets are wanted, with a natural card of
     /// its suit within a run's reach where runs are wanted, and otherwise not: the greedy player
     /// discards the costliest card that is not.
+    /// The discard by tiers of masks is the card with the least key (wild, useful, fewest points,
+    /// canonical order), on random hands under rules with and without wild twos.
+    #[test]
+    fn the_discard_is_the_least_card_by_wildness_use_points_and_order() {
+        let mut rng = crate::rng::Rng::new(11);
+        for name in ["push", "six-to-ten", "cap-it"] {
+            let rules = load(name, &[]).unwrap().rules;
+            let key = |c: Card, useful: u64| {
+                (
+                    rules.is_wild(c),
+                    useful >> c.index() & 1 == 1,
+                    std::cmp::Reverse(rules.points(c)),
+                    c.index(),
+                )
+            };
+            for round in 0..2000 {
+                // Sparse masks, and now and then none allowed.
+                let density = [2, 4, 8, 64][round % 4];
+                let mask = |rng: &mut crate::rng::Rng| {
+                    (0..crate::card::KINDS)
+                        .fold(0u64, |m, i| m | u64::from(rng.below(density) == 0) << i)
+                };
+                let (allowed, useful) = (mask(&mut rng), mask(&mut rng));
+                let expected = cards_in(allowed).min_by_key(|&c| key(c, useful));
+                assert_eq!(
+                    pick_discard(&rules, allowed, useful),
+                    expected,
+                    "{name}: allowed {allowed:#x}, useful {useful:#x}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn useful_cards_pair_up_or_sit_near_a_run() {
         let rules = load("push", &[]).unwrap().rules;
