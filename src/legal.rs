@@ -9,7 +9,7 @@
 //! (`tests/legal_actions.rs`) checks the other direction: whatever `apply` accepts from a broad
 //! random space of non-meld actions is listed.
 
-use crate::card::{Card, CardList, Counts, Rank, Suit};
+use crate::card::{Card, CardList, Counts, Rank, Suit, cards_in};
 use crate::contract;
 use crate::disputes::reading as rd;
 use crate::game::{Action, Game, MeldSpec, Stage};
@@ -308,12 +308,12 @@ impl Game {
         let tm = &self.deal.table[m];
         for i in &tm.interps {
             for r in i.wilds() {
-                // The natural cards the wild stands for, straight from the hand's counts.
-                for natural in r.stands_for.cards() {
+                // The natural cards the wild stands for that the hand holds, in the order of
+                // `Target::cards`.
+                for natural in cards_in(r.stands_for.mask() & hand.present()) {
                     // Only where the natural can take the wild's place (`apply` refuses the
                     // rest: a suit a set already has, a place the card is not natural in).
-                    if hand.count(natural) > 0
-                        && r.stands_for_matches(natural)
+                    if r.stands_for_matches(natural)
                         && meld::rescues_in(&self.rules, i, r.card, natural)
                         && !f((natural, r.card))
                     {
