@@ -199,7 +199,15 @@ impl Game {
         {
             // What the wild stands for, then (a 2 at its own place) that it stands for itself:
             // where the plain lay-off is ambiguous, each is a lay-off of its own, once.
-            let mut listed: Vec<Target> = Vec::with_capacity(2);
+            // The targets listed so far, one bit each: a card by its index, a rank after them.
+            let bit = |t: Target| {
+                1u128
+                    << match t {
+                        Target::Card(c) => c.index(),
+                        Target::Rank(r) => crate::card::KINDS + usize::from(r.number()) - 1,
+                    }
+            };
+            let mut listed = 0u128;
             for natural in [false, true] {
                 for n in readings {
                     for r in n
@@ -207,10 +215,10 @@ impl Game {
                         .iter()
                         .filter(|r| r.card == card && r.natural == natural)
                     {
-                        if listed.contains(&r.stands_for) {
+                        if listed & bit(r.stands_for) != 0 {
                             continue;
                         }
-                        listed.push(r.stands_for);
+                        listed |= bit(r.stands_for);
                         let a = Action::LayOff {
                             meld: m,
                             cards: [card].into(),
