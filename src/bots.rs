@@ -125,6 +125,8 @@ impl Trial for Commit<'_> {
 struct Memo {
     last: Option<Last>,
     table: Vec<MeldFits>,
+    /// [`crate::game::stamps_taken`] when `table` was last brought in line.
+    synced: u64,
     /// Scratch for the lay-off loop: each entry of `table`'s open cards.
     open: Vec<u64>,
     /// Per seat and melds searched for, the last hand in which the search failed, this deal.
@@ -166,6 +168,12 @@ impl Memo {
     /// still on the table, unchanged.
     fn sync_table(&mut self, game: &Game) {
         let table = &game.deal.table;
+        // No stamp taken since the last sync, and as many melds: the same table.
+        let stamps = crate::game::stamps_taken();
+        if stamps == self.synced && self.table.len() == table.len() {
+            return;
+        }
+        self.synced = stamps;
         let fresh = |tm: &Arc<TableMeld>| MeldFits {
             stamp: tm.stamp(),
             candidates: tm

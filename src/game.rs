@@ -288,10 +288,19 @@ pub struct TableMeld {
     stamp: u64,
 }
 
+static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// The next stamp of [`TableMeld`]: process-wide, so melds made on different threads differ too.
 fn next_stamp() -> u64 {
-    static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     STAMPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// How many stamps [`TableMeld`]s have taken in this process so far. Every change to a table
+/// takes one (a new meld, or [`TableMeld::restamp`] of a changed one) or changes its length, so
+/// a thread that reads the same number twice, and the same length of a table, has seen no
+/// change to that table in between (another thread's stamps only make the number move).
+pub fn stamps_taken() -> u64 {
+    STAMPS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 impl TableMeld {
