@@ -1752,11 +1752,30 @@ impl Game {
         self.discardable_with(seat, true, true)
     }
 
+    /// The held cards that [`Game::discard_allowed`] allows, as a mask by [`Card::index`],
+    /// worked out on masks.
     fn discardable_with(&self, seat: u8, allow_taken: bool, allow_twos: bool) -> u64 {
         let hand = &self.deal.hands[usize::from(seat)];
-        hand.iter()
-            .filter(|&(c, k)| self.discard_allowed(c, k, allow_taken, allow_twos))
-            .fold(0, |m, (c, _)| m | 1 << c.index())
+        // The 2 of each suit.
+        const TWOS: u64 = (1 | 1 << 13 | 1 << 26 | 1 << 39) << 1;
+        let mut allowed = hand.present();
+        if !self.rules.discard_wilds {
+            let wild = self.rules.wild_mask();
+            allowed &= !if allow_twos { wild & !TWOS } else { wild };
+        }
+        if self.rules.readings.discard_restrictions == rd::DiscardRestrictions::NoTwosNoTakenCard {
+            if !allow_twos {
+                allowed &= !TWOS;
+            }
+            // The taken copy may not go back; another copy of the same card may.
+            if let Some(taken) = self.deal.taken
+                && !allow_taken
+                && hand.count(taken) == 1
+            {
+                allowed &= !(1 << taken.index());
+            }
+        }
+        allowed
     }
 
     /// Whether a card held `k` times may be discarded under the restrictions (relaxed as asked).
@@ -2018,6 +2037,56 @@ mod tests {
     use super::*;
     use crate::card::{Suit, parse_cards};
     use crate::disputes::DisputeId;
+
+    /// The discardable cards worked out on masks are the held cards `discard_allowed` allows one
+    /// by one, under every combination of wild discards, restrictions, wild twos, relaxations
+    /// and taken card, on random hands holding some cards twice.
+    #[test]
+    fn discardable_cards_are_the_held_cards_discard_allowed_allows() {
+        let mut rng = crate::rng::Rng::new(5);
+        let push = crate::rules::load("push", &[]).unwrap().rules;
+        let games: Vec<Game> = (0..8)
+            .map(|v| {
+                let mut rules = push.clone();
+                rules.discard_wilds = v % 2 == 0;
+                rules.twos_wild = v / 2 % 2 == 0;
+                rules.readings.discard_restrictions = if v / 4 == 0 {
+                    rd::DiscardRestrictions::None
+                } else {
+                    rd::DiscardRestrictions::NoTwosNoTakenCard
+                };
+                Game::new(Arc::new(rules), 4, 0, 1, Vec::new()).unwrap()
+            })
+            .collect();
+        for round in 0..4000 {
+            let mut g = games[round % games.len()].clone();
+            let mut hand = Counts::default();
+            for _ in 0..rng.below(14) {
+                let c = Card::from_index(rng.below(crate::card::KINDS as u64) as usize).unwrap();
+                hand.add(c);
+            }
+            let held: Vec<Card> = hand.iter().map(|(c, _)| c).collect();
+            g.deal.taken = match rng.below(3) {
+                0 => None,
+                _ if held.is_empty() => None,
+                _ => Some(held[rng.below(held.len() as u64) as usize]),
+            };
+            g.deal.hands[1] = hand;
+            for (allow_taken, allow_twos) in [(false, false), (true, false), (true, true)] {
+                let one_by_one = g.deal.hands[1]
+                    .iter()
+                    .filter(|&(c, k)| g.discard_allowed(c, k, allow_taken, allow_twos))
+                    .fold(0u64, |m, (c, _)| m | 1 << c.index());
+                assert_eq!(
+                    g.discardable_with(1, allow_taken, allow_twos),
+                    one_by_one,
+                    "round {round}: {:?}, taken {:?}, {allow_taken} {allow_twos}",
+                    g.deal.hands[1],
+                    g.deal.taken
+                );
+            }
+        }
+    }
 
     /// A meld spec's interpretations come from `seen` where it holds the spec's cards as the
     /// spec's kind, filtered by the declarations (a record that says less than the oracle would
