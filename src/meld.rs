@@ -1245,6 +1245,9 @@ fn extend_run(
     card: Card,
     f: &mut dyn FnMut(Join) -> bool,
 ) -> bool {
+    if let Some(done) = natural_run_ends(rules, old, card, f) {
+        return done;
+    }
     let n = old.roles.len();
     let len = rules.line.len();
     // Where the old run lies on the line: the start whose ranks match its roles in order.
@@ -1324,6 +1327,57 @@ fn extend_run(
         }
     }
     true
+}
+
+/// [`extend_run`] for a natural card where the run's ends decide it: on a line that does not wrap,
+/// with each end's rank at one place only (not an ace that is both low and high), the run lies
+/// from the first end's place, and the card joins below it or above it where the place beyond
+/// that end holds its rank (and the card is of the run's suit). `None` where this does not
+/// apply; `extend_run` then walks the line. Joins are handed to `f` as `extend_run` hands them:
+/// below, then above.
+fn natural_run_ends(
+    rules: &Rules,
+    old: &Interpretation,
+    card: Card,
+    f: &mut dyn FnMut(Join) -> bool,
+) -> Option<bool> {
+    if rules.wrap_around || rules.is_wild(card) {
+        return None;
+    }
+    let place_of = |r: Option<&Role>| {
+        let rank = r?.stands_for.rank()?;
+        let places = rules.rank_places[usize::from(rank.number()) - 1];
+        (places.count_ones() == 1).then_some(places.trailing_zeros() as usize)
+    };
+    let low = place_of(old.roles.first())?;
+    let high = place_of(old.roles.last())?;
+    debug_assert_eq!(
+        high + 1,
+        low + old.roles.len(),
+        "a run lies from its low end's place"
+    );
+    let rank = card.rank()?;
+    if old.suit.is_some() && card.suit() != old.suit {
+        return Some(true);
+    }
+    let role = Role {
+        place: 0,
+        stands_for: Target::Card(card),
+        card,
+        natural: true,
+    };
+    let at = |place: Option<usize>| {
+        place
+            .and_then(|p| rules.line.get(p))
+            .is_some_and(|p| p.rank == rank)
+    };
+    if at(low.checked_sub(1)) && !f(Join::Below(role)) {
+        return Some(false);
+    }
+    if at(Some(high + 1)) && !f(Join::Above(role)) {
+        return Some(false);
+    }
+    Some(true)
 }
 
 /// A role's identity for comparing interpretations: card, meaning, natural.
