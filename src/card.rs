@@ -685,6 +685,8 @@ mod tests {
                 assert_eq!(list, v);
                 assert_eq!(list.len(), n);
                 assert_eq!(list.iter().count(), n);
+                let walked: Vec<Card> = IntoIterator::into_iter(&list).copied().collect();
+                assert_eq!(walked, v);
                 assert_eq!(format!("{list:?}"), format!("{v:?}"));
                 assert_eq!(
                     serde_json::to_string(&list).unwrap(),
