@@ -393,12 +393,6 @@ impl PartialEq<Vec<Card>> for CardList {
     }
 }
 
-impl PartialEq<[Card]> for CardList {
-    fn eq(&self, other: &[Card]) -> bool {
-        self.as_slice() == other
-    }
-}
-
 impl std::hash::Hash for CardList {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.as_slice().hash(state);
