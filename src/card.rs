@@ -694,6 +694,7 @@ mod tests {
                 assert_eq!(sorted, expected);
                 if n > 0 {
                     assert_ne!(CardList::from_slice(&v[1..]), list);
+                    assert_ne!(CardList::from_slice(&v[1..]), v);
                 }
             }
         }
