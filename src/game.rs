@@ -2233,5 +2233,9 @@ mod tests {
         let grown = meld::extend_each_by_one(&rules, &meld.interps, four).unwrap();
         g.seen.record_extension(&rules, &meld, four, grown);
         assert!(g.seen.join(&rules, &meld, four).is_none());
+        // A record under other rules holds those rules, not the ones it replaced.
+        g.seen.record_join(&elsewhere, &meld, four, join);
+        assert!(g.seen.join(&rules, &meld, four).is_none());
+        assert!(g.seen.join(&elsewhere, &meld, four).is_some());
     }
 }
