@@ -2156,10 +2156,9 @@ mod tests {
         assert!(g.seen.take(&rules).is_none());
     }
 
-    /// A recorded one-card extension is taken only for its meld (by stamp), its card and its
-    /// rules, and only once.
-    #[test]
-    fn a_seen_extension_serves_its_meld_and_card_only() {
+    /// Push's rules, a game under them, and a table meld 5H 6H 7H (read one way): for the tests
+    /// of `Seen`'s lay-off record.
+    fn run_of_hearts() -> (Arc<Rules>, Game, TableMeld) {
         let rules = Arc::new(crate::rules::load("push", &[]).unwrap().rules);
         let g = Game::new(Arc::clone(&rules), 4, 0, 1, Vec::new()).unwrap();
         let run = parse_cards("5H 6H 7H").unwrap();
@@ -2169,7 +2168,14 @@ mod tests {
             declared: Vec::new(),
         };
         let interps = meld::interpret(&rules, &query).interpretations;
-        let meld = TableMeld::new(0, run, interps);
+        (rules, g, TableMeld::new(0, run, interps))
+    }
+
+    /// A recorded one-card extension is taken only for its meld (by stamp), its card and its
+    /// rules, and only once.
+    #[test]
+    fn a_seen_extension_serves_its_meld_and_card_only() {
+        let (rules, g, meld) = run_of_hearts();
         let [four, eight] = [Card::new(Rank::Four, Suit::Hearts), Card::JOKER];
         let grown = meld::extend_each_by_one(&rules, &meld.interps, four).unwrap();
         assert_eq!(grown.len(), 1);
@@ -2194,16 +2200,7 @@ mod tests {
     /// until another lay-off is recorded, and it is no extension to take.
     #[test]
     fn a_seen_join_serves_its_meld_and_card_only() {
-        let rules = Arc::new(crate::rules::load("push", &[]).unwrap().rules);
-        let g = Game::new(Arc::clone(&rules), 4, 0, 1, Vec::new()).unwrap();
-        let run = parse_cards("5H 6H 7H").unwrap();
-        let query = Query {
-            cards: run.clone(),
-            kind: None,
-            declared: Vec::new(),
-        };
-        let interps = meld::interpret(&rules, &query).interpretations;
-        let meld = TableMeld::new(0, run, interps);
+        let (rules, g, meld) = run_of_hearts();
         let four = Card::new(Rank::Four, Suit::Hearts);
         let Some(meld::Joins::One(join)) = meld::joins(&rules, &meld.interps[0], four) else {
             panic!("4H joins 5H-7H one way");
