@@ -1757,15 +1757,15 @@ impl Game {
     fn discardable_with(&self, seat: u8, allow_taken: bool, allow_twos: bool) -> u64 {
         let hand = &self.deal.hands[usize::from(seat)];
         // The 2 of each suit.
-        const TWOS: u64 = (1 | 1 << 13 | 1 << 26 | 1 << 39) << 1;
+        let twos = Target::Rank(Rank::Two).mask();
         let mut allowed = hand.present();
         if !self.rules.discard_wilds {
             let wild = self.rules.wild_mask();
-            allowed &= !if allow_twos { wild & !TWOS } else { wild };
+            allowed &= !if allow_twos { wild & !twos } else { wild };
         }
         if self.rules.readings.discard_restrictions == rd::DiscardRestrictions::NoTwosNoTakenCard {
             if !allow_twos {
-                allowed &= !TWOS;
+                allowed &= !twos;
             }
             // The taken copy may not go back; another copy of the same card may.
             if let Some(taken) = self.deal.taken
