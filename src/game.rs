@@ -1621,39 +1621,31 @@ impl Game {
             ));
         }
         self.take_cards(seat, &[natural])?;
-        let old = self.deal.table[target].clone();
         let position = self.rules.readings.frozen_two == rd::FrozenTwo::Position;
-        // The interpretations in which `wild` stands for `natural`, with the natural taking its place.
-        let mut frozen = false;
-        let mut matched = false;
-        let mut cards = old.cards.clone();
-        let Some(k) = cards.iter().position(|c| *c == wild) else {
+        // The interpretations in which `wild` stands for `natural`, with the natural taking its
+        // place: first only whether there are any (the meld stays as it is where there are
+        // none), then made in the meld's own space.
+        let old = &self.deal.table[target];
+        let Some(k) = old.cards.iter().position(|c| *c == wild) else {
             return Err(illegal(
                 Reason::RescueNoMatch,
                 format!("meld {target} holds no {}", wild.pretty()),
             ));
         };
-        cards[k] = natural;
-        let mut keep: Vec<Interpretation> = Vec::new();
-        for o in &old.interps {
-            if !o
-                .roles
+        let stands = |o: &Interpretation| {
+            o.roles
                 .iter()
                 .any(|r| r.card == wild && !r.natural && r.stands_for_matches(natural))
-            {
-                continue;
-            }
-            matched = true;
-            if position && wild.is_two() && natural.rank() == Some(Rank::Two) {
-                frozen = true;
-                continue;
-            }
-            keep.extend(meld::rescue_in(&self.rules, o, wild, natural));
-        }
-        keep.sort();
-        keep.dedup();
-        if keep.is_empty() {
-            return Err(if frozen {
+        };
+        let frozen = position && wild.is_two() && natural.rank() == Some(Rank::Two);
+        let matched = old.interps.iter().any(stands);
+        let any = !frozen
+            && old
+                .interps
+                .iter()
+                .any(|o| stands(o) && meld::rescues_in(&self.rules, o, wild, natural));
+        if !any {
+            return Err(if frozen && matched {
                 illegal(
                     Reason::RescueFrozen,
                     format!(
@@ -1681,8 +1673,19 @@ impl Game {
                 )
             });
         }
-        cards.sort();
-        self.deal.table[target] = Arc::new(TableMeld::new(old.owner, cards, keep));
+        let made = Arc::make_mut(&mut self.deal.table[target]);
+        let mut keep = Vec::with_capacity(made.interps.len());
+        for o in std::mem::take(&mut made.interps) {
+            if stands(&o) {
+                meld::rescue_into(&self.rules, o, wild, natural, &mut keep);
+            }
+        }
+        keep.sort();
+        keep.dedup();
+        made.interps = keep;
+        made.cards[k] = natural;
+        made.cards.sort();
+        made.restamp();
         self.deal.hands[usize::from(seat)].add(wild);
         events.push(Event::Rescued {
             seat,

@@ -1411,30 +1411,49 @@ pub fn rescue_in(
     wild: Card,
     natural: Card,
 ) -> Vec<Interpretation> {
-    let mut out: Vec<Interpretation> = rescue_places(rules, old, wild, natural)
-        .map(|k| {
-            let mut roles = Vec::with_capacity(old.roles.len() + ROOM);
-            roles.extend_from_slice(&old.roles);
-            roles[k] = Role {
-                place: roles[k].place,
-                stands_for: Target::Card(natural),
-                card: natural,
-                natural: true,
-            };
-            if old.kind == MeldKind::Set {
-                roles.sort();
-            }
-            Interpretation {
-                kind: old.kind,
-                rank: old.rank,
-                suit: old.suit,
-                roles,
-            }
-        })
-        .collect();
+    let mut out = Vec::new();
+    if rescues_in(rules, old, wild, natural) {
+        rescue_into(rules, old.clone(), wild, natural, &mut out);
+    }
     out.sort();
     out.dedup();
     out
+}
+
+/// [`rescue_in`] of `old` given up for it: its readings appended to `out`, unsorted, the first
+/// of them in `old`'s own space (a rescue on the table changes its meld in place).
+pub fn rescue_into(
+    rules: &Rules,
+    mut old: Interpretation,
+    wild: Card,
+    natural: Card,
+    out: &mut Vec<Interpretation>,
+) {
+    // The places, as bits (a meld has at most `MAX_MELD_CARDS` cards).
+    const _: () = assert!(MAX_MELD_CARDS <= 64);
+    let places = rescue_places(rules, &old, wild, natural).fold(0u64, |m, k| m | 1 << k);
+    let fill = |i: &mut Interpretation, k: usize| {
+        i.roles[k] = Role {
+            place: i.roles[k].place,
+            stands_for: Target::Card(natural),
+            card: natural,
+            natural: true,
+        };
+        if i.kind == MeldKind::Set {
+            i.roles.sort();
+        }
+    };
+    let Some(last) = places.checked_ilog2() else {
+        return;
+    };
+    let last = last as usize;
+    for k in (0..last).filter(|&k| places >> k & 1 == 1) {
+        let mut i = old.clone();
+        fill(&mut i, k);
+        out.push(i);
+    }
+    fill(&mut old, last);
+    out.push(old);
 }
 
 /// Whether [`rescue_in`] finds some reading, without building any: what a listing of rescues
