@@ -619,6 +619,7 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
+#[cold]
 fn illegal(code: Reason, message: impl Into<String>) -> Illegal {
     Illegal {
         code,
