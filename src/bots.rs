@@ -127,6 +127,9 @@ struct Memo {
     table: Vec<MeldFits>,
     /// [`crate::game::stamps_taken`] when `table` was last brought in line.
     synced: u64,
+    /// The meld the last action played onto (a lay-off or a rescue), where it was one: most
+    /// often the only meld changed since `table` was brought in line.
+    touched: Option<usize>,
     /// Scratch for the lay-off loop: each entry of `table`'s open cards.
     open: Vec<u64>,
     /// Per seat and melds searched for, the last hand in which the search failed, this deal.
@@ -167,13 +170,22 @@ impl Memo {
     /// Brings the per-meld entries in line with the table: an entry is kept while its meld is
     /// still on the table, unchanged.
     fn sync_table(&mut self, game: &Game) {
+        self.bring_in_line(game);
+        // Each entry is of the meld in its place, as it is now.
+        debug_assert!(
+            self.table.len() == game.deal.table.len()
+                && (self.table.iter().zip(&game.deal.table)).all(|(e, tm)| e.stamp == tm.stamp()),
+            "the memo's table is the game's"
+        );
+    }
+
+    fn bring_in_line(&mut self, game: &Game) {
         let table = &game.deal.table;
         // No stamp taken since the last sync, and as many melds: the same table.
         let stamps = crate::game::stamps_taken();
         if stamps == self.synced && self.table.len() == table.len() {
             return;
         }
-        self.synced = stamps;
         let fresh = |tm: &Arc<TableMeld>| MeldFits {
             stamp: tm.stamp(),
             candidates: tm
@@ -184,6 +196,30 @@ impl Memo {
             asked: 0,
             fits: 0,
         };
+        // Stamps are taken one by one and each change to a table takes one (or changes its
+        // length): where every stamp taken since is held by a meld, at the place where the change
+        // that took it left it, nothing else changed and only those melds need a look.
+        let taken = stamps - self.synced;
+        let known = self.table.len();
+        let held_at =
+            |i: usize, k: u64| table.get(i).is_some_and(|tm| tm.stamp() == self.synced + k);
+        if taken == 1 && known == table.len() && self.touched.is_some_and(|i| held_at(i, 0)) {
+            // One lay-off or rescue.
+            let i = self.touched.unwrap_or_default();
+            self.table[i] = fresh(&table[i]);
+            self.synced = stamps;
+            return;
+        }
+        if known < table.len()
+            && taken == (table.len() - known) as u64
+            && (0..taken).all(|k| held_at(known + k as usize, k))
+        {
+            // New melds after the ones known.
+            self.table.extend(table[known..].iter().map(fresh));
+            self.synced = stamps;
+            return;
+        }
+        self.synced = stamps;
         if self.table.len() == table.len() {
             // A lay-off or rescue replaces one meld where it stands.
             for (e, tm) in self.table.iter_mut().zip(table) {
@@ -567,6 +603,10 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
         if check && !cfg!(debug_assertions) {
             game.check_invariants();
         }
+        memo.touched = match &a {
+            Action::LayOff { meld, .. } | Action::Rescue { meld, .. } => Some(*meld),
+            _ => None,
+        };
         actions.push((seat, a));
     }
     Played {
