@@ -1429,9 +1429,13 @@ pub fn rescue_into(
     natural: Card,
     out: &mut Vec<Interpretation>,
 ) {
-    // The places, as bits (a meld has at most `MAX_MELD_CARDS` cards).
-    const _: () = assert!(MAX_MELD_CARDS <= 64);
-    let places = rescue_places(rules, &old, wild, natural).fold(0u64, |m, k| m | 1 << k);
+    // The places (a meld has at most `MAX_MELD_CARDS` cards).
+    let mut places = [0usize; MAX_MELD_CARDS];
+    let mut n = 0;
+    for k in rescue_places(rules, &old, wild, natural) {
+        places[n] = k;
+        n += 1;
+    }
     let fill = |i: &mut Interpretation, k: usize| {
         i.roles[k] = Role {
             place: i.roles[k].place,
@@ -1443,11 +1447,10 @@ pub fn rescue_into(
             i.roles.sort();
         }
     };
-    let Some(last) = places.checked_ilog2() else {
+    let Some((&last, rest)) = places[..n].split_last() else {
         return;
     };
-    let last = last as usize;
-    for k in (0..last).filter(|&k| places >> k & 1 == 1) {
+    for &k in rest {
         let mut i = old.clone();
         fill(&mut i, k);
         out.push(i);

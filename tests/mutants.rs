@@ -403,6 +403,36 @@ fn a_two_rescues_in_a_set_of_twos_only_where_twos_are_natural_in_sets() {
     assert!(meld::rescue_in(&runs_only, &twos, joker, two).is_empty());
 }
 
+/// `meld::rescue_in` where the wild stands for the natural in two places: a run of the whole
+/// line (aces at both ends) with a joker at each ace takes the A♠ at either end, two readings;
+/// they are the new cards' readings in which the joker still stands for an ace.
+#[test]
+fn a_rescue_takes_each_place_the_wild_holds() {
+    use push_rummy::meld::{self, Query, Target};
+    let rules = rules_of("push", &[(DisputeId::AceBothEnds, "allowed")]);
+    let read = |cards: &str| {
+        let q = Query {
+            cards: parse_cards(cards).expect("cards"),
+            kind: Some(MeldKind::Run),
+            declared: vec![],
+        };
+        meld::interpret(&rules, &q).interpretations
+    };
+    let (joker, ace) = (parse_cards("JK").unwrap()[0], parse_cards("AS").unwrap()[0]);
+    let at_ace = |r: &&meld::Role| r.card == joker && r.stands_for == Target::Card(ace);
+    let both = read("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS JK JK")
+        .into_iter()
+        .find(|i| i.roles.iter().filter(at_ace).count() == 2)
+        .expect("the jokers at both aces");
+    let rescued = meld::rescue_in(&rules, &both, joker, ace);
+    let want: Vec<_> = read("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS JK")
+        .into_iter()
+        .filter(|i| i.roles.iter().any(|r| at_ace(&r)))
+        .collect();
+    assert_eq!(want.len(), 2, "{want:?}");
+    assert_eq!(rescued, want);
+}
+
 /// Where aces are high only, a refused run blames that rule only if it holds an ace.
 #[test]
 fn only_a_run_with_an_ace_is_refused_for_the_high_ace() {
