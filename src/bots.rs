@@ -636,6 +636,108 @@ mod tests {
     /// discards the costliest card that is not.
     /// The discard by tiers of masks is the card with the least key (wild, useful, fewest points,
     /// canonical order), on random hands under rules with and without wild twos.
+    /// A memo that looks at the table only now and then (after one to four actions, so that
+    /// several melds may have changed, been added or joined since) holds every meld as it is
+    /// when it looks, whatever meld the last action touched.
+    #[test]
+    fn the_memo_follows_the_table_across_several_changes() {
+        let rules = Arc::new(load("push", &[]).unwrap().rules);
+        let mut looks = 0;
+        for seed in 0..12 {
+            let mut game = Game::new(Arc::clone(&rules), 4, 0, seed, vec![]).unwrap();
+            let (mut memo, mut late) = (Memo::default(), Memo::default());
+            let mut rng = Rng::new(seed);
+            let mut events = Vec::new();
+            while !game.is_over() {
+                let seat = game.turn();
+                let mut t = Commit {
+                    game: &mut game,
+                    events: &mut events,
+                    applied: false,
+                };
+                let a = greedy(&mut t, seat, &mut memo);
+                if !t.applied {
+                    game.apply_into(seat, &a, &mut events).unwrap();
+                }
+                let touched = match &a {
+                    Action::LayOff { meld, .. } | Action::Rescue { meld, .. } => Some(*meld),
+                    _ => None,
+                };
+                (memo.touched, late.touched) = (touched, touched);
+                if rng.below(4) == 0 {
+                    late.sync_table(&game);
+                    looks += 1;
+                    let table = &game.deal.table;
+                    assert_eq!(late.table.len(), table.len(), "seed {seed}");
+                    for (e, tm) in late.table.iter().zip(table) {
+                        assert_eq!(e.stamp, tm.stamp(), "seed {seed}");
+                    }
+                }
+            }
+        }
+        assert!(looks > 1000, "the memo looked {looks} times");
+    }
+
+    /// The memo's shortcuts hold only where every stamp taken since it last looked is accounted
+    /// for: two melds changed with the first named, a change to another meld than the one named,
+    /// or a new meld named as the one touched, send it the long way round.
+    #[test]
+    fn the_memo_takes_no_shortcut_past_a_change_it_cannot_account_for() {
+        let rules = Arc::new(load("push", &[]).unwrap().rules);
+        // Greedy play until three melds are on the table.
+        let mut game = Game::new(Arc::clone(&rules), 4, 0, 1, vec![]).unwrap();
+        let (mut memo, mut events) = (Memo::default(), Vec::new());
+        while game.deal.table.len() < 3 {
+            let seat = game.turn();
+            let mut t = Commit {
+                game: &mut game,
+                events: &mut events,
+                applied: false,
+            };
+            let a = greedy(&mut t, seat, &mut memo);
+            if !t.applied {
+                game.apply_into(seat, &a, &mut events).unwrap();
+            }
+        }
+        let restamp = |g: &mut Game, i: usize| Arc::make_mut(&mut g.deal.table[i]).restamp();
+        let add = |g: &mut Game| {
+            let first = &g.deal.table[0];
+            let copy = TableMeld::new(0, first.cards.clone(), first.interps.clone());
+            g.deal.table.push(Arc::new(copy));
+        };
+        // Each case: the memo brought in line, the change (taking `n` stamps), the meld named,
+        // the memo brought in line again. Other tests take stamps on other threads: a case they
+        // interrupted (more stamps taken than its own) is run again, so that each one is seen.
+        let mut memo = Memo::default();
+        let mut case = |game: &mut Game,
+                        n: u64,
+                        change: &dyn Fn(&mut Game),
+                        named: &dyn Fn(&Game) -> usize| {
+            for _ in 0..1000 {
+                memo.sync_table(game);
+                let before = crate::game::stamps_taken();
+                let touched = named(game);
+                change(game);
+                memo.touched = Some(touched);
+                memo.sync_table(game);
+                assert_eq!(memo.table.len(), game.deal.table.len());
+                for (e, tm) in memo.table.iter().zip(&game.deal.table) {
+                    assert_eq!(e.stamp, tm.stamp());
+                }
+                if crate::game::stamps_taken() == before + n {
+                    return;
+                }
+            }
+            panic!("no case ran without another thread's stamps");
+        };
+        // Two melds changed, the first named.
+        case(&mut game, 2, &|g| (restamp(g, 0), restamp(g, 1)).1, &|_| 0);
+        // One meld changed, another named.
+        case(&mut game, 1, &|g| restamp(g, 2), &|_| 1);
+        // A new meld, named as the one touched.
+        case(&mut game, 1, &add, &|g| g.deal.table.len());
+    }
+
     #[test]
     fn the_discard_is_the_least_card_by_wildness_use_points_and_order() {
         let mut rng = crate::rng::Rng::new(11);
