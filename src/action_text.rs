@@ -18,21 +18,59 @@ use crate::game::{Action, MeldSpec};
 use crate::meld::Target;
 use crate::spec::MeldKind;
 
-fn tokens(s: &str) -> Vec<String> {
-    let spaced = s.replace('[', " [ ").replace(']', " ] ");
-    spaced
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .map(str::to_string)
-        .collect()
+/// The words of `s` (brackets are words of their own; whitespace and commas separate), each with
+/// where it starts in `s`, counted in characters.
+fn tokens(s: &str) -> (Vec<String>, Vec<usize>) {
+    let mut toks = Vec::new();
+    let mut starts = Vec::new();
+    let mut word: Option<(usize, String)> = None;
+    for (i, c) in s.chars().enumerate() {
+        if c.is_whitespace() || c == ',' || c == '[' || c == ']' {
+            if let Some((at, w)) = word.take() {
+                toks.push(w);
+                starts.push(at);
+            }
+            if c == '[' || c == ']' {
+                toks.push(c.to_string());
+                starts.push(i);
+            }
+            continue;
+        }
+        word.get_or_insert_with(|| (i, String::new())).1.push(c);
+    }
+    if let Some((at, w)) = word {
+        toks.push(w);
+        starts.push(at);
+    }
+    (toks, starts)
 }
+
+/// Why an action or a meld cannot be read, and the word it stumbled on, where there is one: the
+/// word and where it starts in the text read, counted in characters (a reader marks it there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub message: String,
+    pub word: Option<(usize, String)>,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ReadError {}
 
 /// Cards between brackets and the declarations among them.
 type Bracketed = (Vec<Card>, Vec<(Card, Target)>);
 
 struct Reader {
     toks: Vec<String>,
+    /// Where each of `toks` starts in the text, in characters.
+    starts: Vec<usize>,
     at: usize,
+    /// The word read last: every refusal is about it, or about the end of the text (`None`).
+    last: Option<usize>,
 }
 
 impl Reader {
@@ -40,14 +78,38 @@ impl Reader {
         self.toks.get(self.at).map(String::as_str)
     }
 
+    fn new(s: &str) -> Reader {
+        let (toks, starts) = tokens(s);
+        Reader {
+            toks,
+            starts,
+            at: 0,
+            last: None,
+        }
+    }
+
     fn next(&mut self, what: &str) -> Result<String, String> {
-        let t = self
-            .toks
-            .get(self.at)
-            .cloned()
-            .ok_or_else(|| format!("the action ends where {what} was expected"))?;
+        let Some(t) = self.toks.get(self.at).cloned() else {
+            self.last = None;
+            return Err(format!("the action ends where {what} was expected"));
+        };
+        self.last = Some(self.at);
         self.at += 1;
         Ok(t)
+    }
+
+    /// Skips the keyword just peeked at.
+    fn skip(&mut self) {
+        self.last = Some(self.at);
+        self.at += 1;
+    }
+
+    /// A refusal about the word at `i` (of `toks`), or about the end of the text.
+    fn refuse(&self, message: String, i: Option<usize>) -> ReadError {
+        ReadError {
+            message,
+            word: i.and_then(|i| Some((*self.starts.get(i)?, self.toks.get(i)?.clone()))),
+        }
     }
 
     fn keyword(&self) -> Option<String> {
@@ -143,7 +205,7 @@ impl Reader {
                 _ => break,
             };
             if kind.is_some() {
-                self.at += 1;
+                self.skip();
             }
             let (cards, declared) = self.bracket()?;
             specs.push(MeldSpec {
@@ -165,7 +227,7 @@ impl Reader {
         let meld = self.number("the meld to lay off on")?;
         let (cards, declared) = self.bracket()?;
         let join = if self.keyword().as_deref() == Some("join") {
-            self.at += 1;
+            self.skip();
             Some(self.number("the run to join")?)
         } else {
             None
@@ -199,7 +261,7 @@ impl Reader {
                 }
                 let wild = self.card("the wild card")?;
                 let then = if self.keyword().as_deref() == Some("then") {
-                    self.at += 1;
+                    self.skip();
                     Some(Box::new(self.action(true)?))
                 } else {
                     None
@@ -230,14 +292,12 @@ impl Reader {
 ///
 /// # Errors
 /// What cannot be read, naming the word or card.
-pub fn parse_action(s: &str) -> Result<Action, String> {
-    let mut r = Reader {
-        toks: tokens(s),
-        at: 0,
-    };
-    let a = r.action(false)?;
+pub fn parse_action(s: &str) -> Result<Action, ReadError> {
+    let mut r = Reader::new(s);
+    let a = r.action(false).map_err(|e| r.refuse(e, r.last))?;
     if let Some(t) = r.peek() {
-        return Err(format!("unexpected `{t}` after the action `{a}`"));
+        let message = format!("unexpected `{t}` after the action `{a}`");
+        return Err(r.refuse(message, Some(r.at)));
     }
     Ok(a)
 }
@@ -246,17 +306,15 @@ pub fn parse_action(s: &str) -> Result<Action, String> {
 ///
 /// # Errors
 /// What cannot be read, naming the word or card.
-pub fn parse_meld_spec(s: &str) -> Result<MeldSpec, String> {
-    let mut r = Reader {
-        toks: tokens(s),
-        at: 0,
-    };
-    let mut v = r.meld_specs()?;
+pub fn parse_meld_spec(s: &str) -> Result<MeldSpec, ReadError> {
+    let mut r = Reader::new(s);
+    let mut v = r.meld_specs().map_err(|e| r.refuse(e, r.last))?;
     if let Some(t) = r.peek() {
-        return Err(format!("unexpected `{t}` after the meld"));
+        let message = format!("unexpected `{t}` after the meld");
+        return Err(r.refuse(message, Some(r.at)));
     }
     if v.len() != 1 {
-        return Err(format!("one meld was expected, found {}", v.len()));
+        return Err(r.refuse(format!("one meld was expected, found {}", v.len()), None));
     }
     Ok(v.remove(0))
 }
@@ -267,6 +325,34 @@ mod tests {
 
     fn c(s: &str) -> Card {
         s.parse().unwrap()
+    }
+
+    /// A refusal names the word it stumbled on where it starts in the text, in characters, the
+    /// same word written earlier (or inside another) notwithstanding; at the end of the text it
+    /// names none.
+    #[test]
+    fn a_refusal_marks_the_word_where_it_stands() {
+        let word = |s: &str| parse_action(s).unwrap_err().word;
+        let at = |i: usize, w: &str| Some((i, w.to_string()));
+        assert_eq!(word("lay-off 1 [1H 1]"), at(14, "1"));
+        assert_eq!(word("discard 11D"), at(8, "11D"));
+        assert_eq!(word("  dance"), at(2, "dance"));
+        assert_eq!(word("lay-off x [9H]"), at(8, "x"));
+        assert_eq!(word("meld [9♥ 10♥ JK=1X]"), at(13, "JK=1X"));
+        assert_eq!(word("rescue 1 8S from JK"), at(12, "from"));
+        assert_eq!(word("push push"), at(5, "push"));
+        assert_eq!(word("meld [9H,9D,9X]"), at(12, "9X"));
+        assert_eq!(word("lay-off 0 [9H] join"), None);
+        assert_eq!(word("discard"), None);
+        let meld = |s: &str| parse_meld_spec(s).unwrap_err().word;
+        assert_eq!(meld("set [7S 7H 7X]"), at(11, "7X"));
+        assert_eq!(meld("set [7S 7H 7D] extra"), at(15, "extra"));
+        assert_eq!(meld("[7S 7H 7D] [8S 8H 8D]"), None);
+        // The message is the card reader's own.
+        assert_eq!(
+            parse_action("discard 11D").unwrap_err().to_string(),
+            "11D".parse::<Card>().unwrap_err().to_string()
+        );
     }
 
     #[test]
@@ -308,7 +394,7 @@ mod tests {
             ("meld []", "no cards"),
         ] {
             let e = parse_action(s).unwrap_err();
-            assert!(e.contains(want), "{s}: {e}");
+            assert!(e.message.contains(want), "{s}: {e}");
         }
     }
 }

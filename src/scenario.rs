@@ -541,14 +541,14 @@ impl Ctx {
             }
             Ok(s) => Some(s),
             Err(e) => {
-                self.err(
-                    node,
-                    path,
-                    format!(
-                        "cannot read the meld `{clipped}`: {e}",
-                        clipped = clip(&text)
-                    ),
-                );
+                // Marked at the word the reader stumbled on, where it was one.
+                let pos = e
+                    .word
+                    .as_ref()
+                    .map_or(node.pos, |(at, word)| self.word_at(node, word, *at));
+                let message = format!("cannot read the meld `{}`: {e}", clip(&text));
+                self.diags
+                    .push(Diagnostic::new(&self.file, pos, path, message));
                 None
             }
         }
@@ -1247,10 +1247,8 @@ fn decode_step(cx: &mut Ctx, node: &Node, index: usize, players: u8) -> Option<S
                 None => Some(a),
             },
             Err(e) => {
-                // Mark the word the reader stumbled on, where it names one (`11D`).
-                let pos = e.split('`').nth(1).map_or(v.pos, |word| {
-                    cx.word_at(v, word, text.find(word).map_or(0, |b| text[..b].chars().count()))
-                });
+                // Mark the word the reader stumbled on, where it was one (`11D`).
+                let pos = e.word.as_ref().map_or(v.pos, |(at, word)| cx.word_at(v, word, *at));
                 let text = clip(&text);
                 cx.diags.push(
                     Diagnostic::new(&cx.file, pos, &p, format!("cannot read the action `{text}`: {e}"))

@@ -44,6 +44,31 @@ fn a_good_scenario_loads_and_holds() {
     assert_eq!(r.transcript.steps[0].state.hands[2], vec!["4S", "8H"]);
 }
 
+/// An action or a meld that cannot be read is marked at the word the reader stumbled on, even
+/// where the same text stands earlier on the line.
+#[test]
+fn an_unreadable_word_is_marked_where_it_stands() {
+    for (from, to, word) in [
+        ("do: discard 9D", "do: \"lay-off 1 [1H 1]\"", "1]"),
+        ("do: discard 9D", "do: \"discard  9X\"", "9X"),
+        (
+            "turn: 1",
+            "turn: 1\n  table: [{0: \"set [7S 7H 7X]\"}]",
+            "7X",
+        ),
+    ] {
+        let text = GOOD.replace(from, to);
+        let (line, l) = (text.lines().enumerate())
+            .find(|(_, l)| l.contains(to.rsplit('\n').next().unwrap_or(to)))
+            .expect("the changed line");
+        // Columns count characters from 1; the word is the last of its kind on the line.
+        let column = l[..l.rfind(word).expect("the word")].chars().count() + 1;
+        let want = format!("s.yaml:{}:{column}:", line + 1);
+        let got = problems(&text);
+        assert!(got.contains(&want), "{to}: want {want} in\n{got}");
+    }
+}
+
 #[test]
 fn bad_input_is_reported_with_line_field_and_hint() {
     for (change, want) in [
