@@ -636,6 +636,29 @@ mod tests {
     /// discards the costliest card that is not.
     /// The discard by tiers of masks is the card with the least key (wild, useful, fewest points,
     /// canonical order), on random hands under rules with and without wild twos.
+    /// One greedy decision, applied as `play` applies it.
+    fn greedy_step(game: &mut Game, memo: &mut Memo, events: &mut Vec<Event>) -> Action {
+        let seat = game.turn();
+        let mut t = Commit {
+            game,
+            events,
+            applied: false,
+        };
+        let a = greedy(&mut t, seat, memo);
+        if !t.applied {
+            game.apply_into(seat, &a, events).unwrap();
+        }
+        a
+    }
+
+    /// The memo's entries are the table's melds, each as it is now.
+    fn assert_in_line(memo: &Memo, game: &Game) {
+        assert_eq!(memo.table.len(), game.deal.table.len());
+        for (e, tm) in memo.table.iter().zip(&game.deal.table) {
+            assert_eq!(e.stamp, tm.stamp());
+        }
+    }
+
     /// A memo that looks at the table only now and then (after one to four actions, so that
     /// several melds may have changed, been added or joined since) holds every meld as it is
     /// when it looks, whatever meld the last action touched.
@@ -649,16 +672,7 @@ mod tests {
             let mut rng = Rng::new(seed);
             let mut events = Vec::new();
             while !game.is_over() {
-                let seat = game.turn();
-                let mut t = Commit {
-                    game: &mut game,
-                    events: &mut events,
-                    applied: false,
-                };
-                let a = greedy(&mut t, seat, &mut memo);
-                if !t.applied {
-                    game.apply_into(seat, &a, &mut events).unwrap();
-                }
+                let a = greedy_step(&mut game, &mut memo, &mut events);
                 let touched = match &a {
                     Action::LayOff { meld, .. } | Action::Rescue { meld, .. } => Some(*meld),
                     _ => None,
@@ -667,11 +681,7 @@ mod tests {
                 if rng.below(4) == 0 {
                     late.sync_table(&game);
                     looks += 1;
-                    let table = &game.deal.table;
-                    assert_eq!(late.table.len(), table.len(), "seed {seed}");
-                    for (e, tm) in late.table.iter().zip(table) {
-                        assert_eq!(e.stamp, tm.stamp(), "seed {seed}");
-                    }
+                    assert_in_line(&late, &game);
                 }
             }
         }
@@ -688,16 +698,7 @@ mod tests {
         let mut game = Game::new(Arc::clone(&rules), 4, 0, 1, vec![]).unwrap();
         let (mut memo, mut events) = (Memo::default(), Vec::new());
         while game.deal.table.len() < 3 {
-            let seat = game.turn();
-            let mut t = Commit {
-                game: &mut game,
-                events: &mut events,
-                applied: false,
-            };
-            let a = greedy(&mut t, seat, &mut memo);
-            if !t.applied {
-                game.apply_into(seat, &a, &mut events).unwrap();
-            }
+            greedy_step(&mut game, &mut memo, &mut events);
         }
         let restamp = |g: &mut Game, i: usize| Arc::make_mut(&mut g.deal.table[i]).restamp();
         let add = |g: &mut Game| {
@@ -720,10 +721,7 @@ mod tests {
                 change(game);
                 memo.touched = Some(touched);
                 memo.sync_table(game);
-                assert_eq!(memo.table.len(), game.deal.table.len());
-                for (e, tm) in memo.table.iter().zip(&game.deal.table) {
-                    assert_eq!(e.stamp, tm.stamp());
-                }
+                assert_in_line(&memo, game);
                 if crate::game::stamps_taken() == before + n {
                     return;
                 }
