@@ -171,12 +171,21 @@ impl Memo {
     /// still on the table, unchanged.
     fn sync_table(&mut self, game: &Game) {
         self.bring_in_line(game);
-        // Each entry is of the meld in its place, as it is now.
-        debug_assert!(
-            self.table.len() == game.deal.table.len()
-                && (self.table.iter().zip(&game.deal.table)).all(|(e, tm)| e.stamp == tm.stamp()),
-            "the memo's table is the game's"
-        );
+        debug_assert!(self.in_line(game), "the memo's table is the game's");
+    }
+
+    /// Whether each entry is of the meld in its place, as it is now.
+    fn in_line(&self, game: &Game) -> bool {
+        self.table.len() == game.deal.table.len()
+            && (self.table.iter().zip(&game.deal.table)).all(|(e, tm)| e.stamp == tm.stamp())
+    }
+
+    /// Notes the meld `a` played onto, if any (a lay-off or a rescue), for the next sync.
+    fn acted(&mut self, a: &Action) {
+        self.touched = match a {
+            Action::LayOff { meld, .. } | Action::Rescue { meld, .. } => Some(*meld),
+            _ => None,
+        };
     }
 
     fn bring_in_line(&mut self, game: &Game) {
@@ -203,9 +212,12 @@ impl Memo {
         let known = self.table.len();
         let held_at =
             |i: usize, k: u64| table.get(i).is_some_and(|tm| tm.stamp() == self.synced + k);
-        if taken == 1 && known == table.len() && self.touched.is_some_and(|i| held_at(i, 0)) {
+        if let Some(i) = self.touched
+            && taken == 1
+            && known == table.len()
+            && held_at(i, 0)
+        {
             // One lay-off or rescue.
-            let i = self.touched.unwrap_or_default();
             self.table[i] = fresh(&table[i]);
             self.synced = stamps;
             return;
@@ -603,10 +615,7 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
         if check && !cfg!(debug_assertions) {
             game.check_invariants();
         }
-        memo.touched = match &a {
-            Action::LayOff { meld, .. } | Action::Rescue { meld, .. } => Some(*meld),
-            _ => None,
-        };
+        memo.acted(&a);
         actions.push((seat, a));
     }
     Played {
@@ -631,11 +640,6 @@ mod tests {
         Component { kind, size }
     }
 
-    /// A card is useful with another of its rank where sets are wanted, with a natural card of
-    /// its suit within a run's reach where runs are wanted, and otherwise not: the greedy player
-    /// discards the costliest card that is not.
-    /// The discard by tiers of masks is the card with the least key (wild, useful, fewest points,
-    /// canonical order), on random hands under rules with and without wild twos.
     /// One greedy decision, applied as `play` applies it.
     fn greedy_step(game: &mut Game, memo: &mut Memo, events: &mut Vec<Event>) -> Action {
         let seat = game.turn();
@@ -649,14 +653,6 @@ mod tests {
             game.apply_into(seat, &a, events).unwrap();
         }
         a
-    }
-
-    /// The memo's entries are the table's melds, each as it is now.
-    fn assert_in_line(memo: &Memo, game: &Game) {
-        assert_eq!(memo.table.len(), game.deal.table.len());
-        for (e, tm) in memo.table.iter().zip(&game.deal.table) {
-            assert_eq!(e.stamp, tm.stamp());
-        }
     }
 
     /// A memo that looks at the table only now and then (after one to four actions, so that
@@ -673,15 +669,12 @@ mod tests {
             let mut events = Vec::new();
             while !game.is_over() {
                 let a = greedy_step(&mut game, &mut memo, &mut events);
-                let touched = match &a {
-                    Action::LayOff { meld, .. } | Action::Rescue { meld, .. } => Some(*meld),
-                    _ => None,
-                };
-                (memo.touched, late.touched) = (touched, touched);
+                memo.acted(&a);
+                late.acted(&a);
                 if rng.below(4) == 0 {
                     late.sync_table(&game);
                     looks += 1;
-                    assert_in_line(&late, &game);
+                    assert!(late.in_line(&game), "seed {seed}");
                 }
             }
         }
@@ -721,7 +714,7 @@ mod tests {
                 change(game);
                 memo.touched = Some(touched);
                 memo.sync_table(game);
-                assert_in_line(&memo, game);
+                assert!(memo.in_line(game));
                 if crate::game::stamps_taken() == before + n {
                     return;
                 }
@@ -736,6 +729,8 @@ mod tests {
         case(&mut game, 1, &add, &|g| g.deal.table.len());
     }
 
+    /// The discard by tiers of masks is the card with the least key (wild, useful, fewest points,
+    /// canonical order), on random hands under rules with and without wild twos.
     #[test]
     fn the_discard_is_the_least_card_by_wildness_use_points_and_order() {
         let mut rng = crate::rng::Rng::new(11);
@@ -767,6 +762,9 @@ mod tests {
         }
     }
 
+    /// A card is useful with another of its rank where sets are wanted, with a natural card of
+    /// its suit within a run's reach where runs are wanted, and otherwise not: the greedy player
+    /// discards the costliest card that is not.
     #[test]
     fn useful_cards_pair_up_or_sit_near_a_run() {
         let rules = load("push", &[]).unwrap().rules;
