@@ -1633,19 +1633,16 @@ impl Game {
                 format!("meld {target} holds no {}", wild.pretty()),
             ));
         };
-        let stands = |o: &Interpretation| {
-            o.roles
-                .iter()
-                .any(|r| r.card == wild && !r.natural && r.stands_for_matches(natural))
-        };
         let frozen = position && wild.is_two() && natural.rank() == Some(Rank::Two);
-        let matched = old.interps.iter().any(stands);
         let any = !frozen
-            && old
-                .interps
-                .iter()
-                .any(|o| stands(o) && meld::rescues_in(&self.rules, o, wild, natural));
+            && (old.interps.iter()).any(|o| meld::rescues_in(&self.rules, o, wild, natural));
         if !any {
+            // Whether some reading has the wild standing for the natural (the roles
+            // `rescues_in` looks at): which refusal it is.
+            let matched = (old.interps.iter()).any(|o| {
+                (o.roles.iter())
+                    .any(|r| r.card == wild && !r.natural && r.stands_for_matches(natural))
+            });
             return Err(if frozen && matched {
                 illegal(
                     Reason::RescueFrozen,
@@ -1677,9 +1674,7 @@ impl Game {
         let made = Arc::make_mut(&mut self.deal.table[target]);
         let mut keep = Vec::with_capacity(made.interps.len());
         for o in std::mem::take(&mut made.interps) {
-            if stands(&o) {
-                meld::rescue_into(&self.rules, o, wild, natural, &mut keep);
-            }
+            meld::rescue_into(&self.rules, o, wild, natural, &mut keep);
         }
         keep.sort();
         keep.dedup();
