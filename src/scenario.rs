@@ -7,7 +7,7 @@
 //! [`Diagnostic`] with file, line, column and field path, and all problems of a file are reported
 //! at once where they do not depend on each other.
 
-use crate::action_text::{parse_action, parse_meld_spec};
+use crate::action_text::{ReadError, parse_action, parse_meld_spec};
 use crate::card::{Card, Counts};
 use crate::diag::{Diagnostic, Diagnostics, did_you_mean};
 use crate::disputes::{DisputeId, list_readings};
@@ -231,6 +231,12 @@ impl Ctx {
             },
             None => node.pos,
         }
+    }
+
+    /// Where a text reader's refusal of `node`'s value is marked: at the word it stumbled on,
+    /// where it names one.
+    fn read_error_at(&self, node: &Node, e: &ReadError) -> Pos {
+        (e.word.as_ref()).map_or(node.pos, |(at, word)| self.word_at(node, word, *at))
     }
 
     fn err(&mut self, node: &Node, path: &str, msg: impl Into<String>) {
@@ -541,11 +547,7 @@ impl Ctx {
             }
             Ok(s) => Some(s),
             Err(e) => {
-                // Marked at the word the reader stumbled on, where it was one.
-                let pos = e
-                    .word
-                    .as_ref()
-                    .map_or(node.pos, |(at, word)| self.word_at(node, word, *at));
+                let pos = self.read_error_at(node, &e);
                 let message = format!("cannot read the meld `{}`: {e}", clip(&text));
                 self.diags
                     .push(Diagnostic::new(&self.file, pos, path, message));
@@ -1247,8 +1249,7 @@ fn decode_step(cx: &mut Ctx, node: &Node, index: usize, players: u8) -> Option<S
                 None => Some(a),
             },
             Err(e) => {
-                // Mark the word the reader stumbled on, where it was one (`11D`).
-                let pos = e.word.as_ref().map_or(v.pos, |(at, word)| cx.word_at(v, word, *at));
+                let pos = cx.read_error_at(v, &e);
                 let text = clip(&text);
                 cx.diags.push(
                     Diagnostic::new(&cx.file, pos, &p, format!("cannot read the action `{text}`: {e}"))
