@@ -130,8 +130,6 @@ struct Memo {
     /// The meld the last action played onto (a lay-off or a rescue), where it was one: most
     /// often the only meld changed since `table` was brought in line.
     touched: Option<usize>,
-    /// Scratch for the lay-off loop: each entry of `table`'s open cards.
-    open: Vec<u64>,
     /// Per seat and melds searched for, the last hand in which the search failed, this deal.
     failed: Vec<(u8, Vec<Component>, Counts)>,
     /// The deal `failed` belongs to (its round): a new deal starts it afresh, so it holds no more
@@ -147,23 +145,15 @@ struct Last {
     found: Option<Rc<contract::Laydown>>,
 }
 
-/// The cards that have a lay-off form on one table meld (`Game::lay_off_forms` non-empty), as far
-/// as they have been asked, as masks by [`Card::index`].
+/// The cards that may have a lay-off form on one table meld (`Game::lay_off_forms` non-empty), as
+/// far as they have been asked, as masks by [`Card::index`].
 struct MeldFits {
     stamp: u64,
-    /// The cards outside `meld::extenders` of every interpretation have no form: not asked.
-    candidates: u64,
+    /// The cards that may have a form here: those of `meld::extenders` of some interpretation
+    /// (the others have none), less those asked and found to have none.
+    open: u64,
     /// The natural cards its wilds stand for: without one of them in hand, no rescue here.
     rescuable: u64,
-    asked: u64,
-    fits: u64,
-}
-
-impl MeldFits {
-    /// The cards that may have a lay-off form here: candidates not yet asked, or known to fit.
-    fn open(&self) -> u64 {
-        self.candidates & (!self.asked | self.fits)
-    }
 }
 
 impl Memo {
@@ -197,13 +187,11 @@ impl Memo {
         }
         let fresh = |tm: &Arc<TableMeld>| MeldFits {
             stamp: tm.stamp(),
-            candidates: tm
+            open: tm
                 .interps
                 .iter()
                 .fold(0, |m, i| m | meld::extenders(&game.rules, i)),
             rescuable: rescuable(tm),
-            asked: 0,
-            fits: 0,
         };
         // Stamps are taken one by one and each change to a table takes one (or changes its
         // length): where every stamp taken since is held by a meld, at the place where the change
@@ -357,23 +345,23 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         // asked again.
         memo.sync_table(game);
         let held = hand.present();
-        // Each meld's open cards, read once: asking about a card below changes only its own bit.
-        let Memo { table, open, .. } = memo;
-        open.clear();
-        open.extend(table.iter().map(MeldFits::open));
-        // The held cards that some meld may still take.
-        let cards = held & open.iter().fold(0, |m, o| m | o);
+        // The held cards that some meld may still take. Asking about a card below changes only
+        // its own bit of the meld asked about, which is not asked about again in this loop.
+        let table = &mut memo.table;
+        let (open, rescuable) =
+            (table.iter()).fold((0, 0), |(o, r), e| (o | e.open, r | e.rescuable));
+        let cards = held & open;
         for card in cards_in(cards) {
             let bit = 1u64 << card.index();
             for (m, e) in table.iter_mut().enumerate() {
-                if open[m] & bit == 0 {
+                if e.open & bit == 0 {
                     continue;
                 }
                 // A natural card's one form, built only where it is listed.
                 if let Some(fits) = t.game().natural_lay_off_fits(m, card) {
-                    e.asked |= bit;
-                    if fits {
-                        e.fits |= bit;
+                    if !fits {
+                        e.open &= !bit;
+                    } else {
                         let a = Action::plain_lay_off(m, card, None);
                         if t.try_action(&a) {
                             return a;
@@ -383,11 +371,10 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
                 }
                 // A wild's forms (or a natural card's, where the one-card shortcut does not
                 // apply): the first, and the others only if `apply` refuses it.
-                e.asked |= bit;
                 let Some(first) = t.game().first_lay_off_form(m, card, None) else {
+                    e.open &= !bit;
                     continue;
                 };
-                e.fits |= bit;
                 if t.try_action(&first) {
                     return first;
                 }
@@ -400,7 +387,12 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         }
         // Rescues meld by meld (`rescue_forms` in order): only by a natural card in hand that a
         // wild there stands for.
-        for m in 0..memo.table.len() {
+        let rescues = if rescuable & held == 0 {
+            0
+        } else {
+            memo.table.len()
+        };
+        for m in 0..rescues {
             if memo.table[m].rescuable & held == 0 {
                 continue;
             }
