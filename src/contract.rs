@@ -858,7 +858,7 @@ fn may_meet(
             all_wild,
             twos,
         };
-        let Some(sets) = shape.cost(counts, hand.present()) else {
+        let Some(sets) = shape.cost(counts, hand.present(), hand.len()) else {
             return false;
         };
         // One set and one run at exactly the hand's wilds: below, whether they would share a
@@ -1014,7 +1014,7 @@ struct SetsShape {
 impl SetsShape {
     /// The fewest wilds the sets need beside the hand's naturals (by card index, as
     /// [`Counts::by_index`] gives them), their ranks chosen as well as can be; `None` where no
-    /// choice of ranks can hold them. `size < SET_STEPS`.
+    /// choice of ranks can hold them. `size < SET_STEPS`; `total` is the number of cards counted.
     ///
     /// What `j` sets of one rank need, `max(0, j * size - usable(j))`, grows by steps that never
     /// shrink (`usable(j)` grows by the suits with `j` copies or more, fewer and fewer), so
@@ -1025,10 +1025,14 @@ impl SetsShape {
     /// depend only on how many suits it holds once or more (`u1`) and twice (`u2`), so the ranks
     /// with each pair of counts are counted at once, from the hand's masks by suit
     /// ([`suits_per_rank`]). Otherwise rank by rank ([`SetsShape::cost_by_ranks`]).
-    fn cost(&self, counts: &[u8; crate::card::KINDS], present: u64) -> Option<usize> {
-        // The cards held twice.
+    fn cost(&self, counts: &[u8; crate::card::KINDS], present: u64, total: usize) -> Option<usize> {
+        // The cards held twice: none where as many cards are held as kinds (`total`).
         let mut twice = 0u64;
-        let mut bits = present & ((1 << 52) - 1);
+        let mut bits = if total == present.count_ones() as usize {
+            0
+        } else {
+            present & ((1 << 52) - 1)
+        };
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
@@ -1047,7 +1051,9 @@ impl SetsShape {
             if with_u1 == 0 {
                 continue;
             }
-            for u2 in 0..=u1 {
+            // No card held twice: every rank's `u2` is 0.
+            let most_twice = if twice == 0 { 0 } else { u1 };
+            for u2 in 0..=most_twice {
                 let n = (with_u1 & lanes_equal(two, u2)).count_ones() as usize;
                 let total = u1 + u2;
                 if n == 0 || (total == 0 && !self.all_wild) {
@@ -1103,6 +1109,9 @@ impl SetsShape {
             let t = n.min(left);
             cost += t * c;
             left -= t;
+            if left == 0 {
+                break;
+            }
         }
         (left == 0).then_some(cost)
     }
@@ -1220,6 +1229,8 @@ pub fn may_hold(rules: &Rules, comp: Component, hand: &Counts, card: Card) -> bo
 pub struct Reach<'a> {
     /// The hand's counts by card index (suit * 13 + rank number - 1, the joker last).
     counts: &'a [u8; KINDS],
+    /// The ranks the hand holds a card of, as a mask by rank number - 1.
+    ranks: u64,
     wilds: usize,
     /// Per suit, the places of the line the hand's cards of that suit can fill naturally in runs
     /// (a 2 only where it may stand for itself there); every suit's, four times alike, where runs
@@ -1243,8 +1254,10 @@ impl<'a> Reach<'a> {
         if rules.readings.run_suits != reading::RunSuits::SameSuit {
             pools = [pools.iter().fold(0, |a, p| a | p); 4];
         }
+        let present = hand.present();
         Reach {
             counts: hand.by_index(),
+            ranks: (present | present >> 13 | present >> 26 | present >> 39) & 0x1FFF,
             wilds: wilds_in(rules, hand),
             pools,
         }
@@ -1257,7 +1270,21 @@ impl<'a> Reach<'a> {
     pub fn may_hold_any(&self, rules: &Rules, comp: Component) -> bool {
         let n = usize::from(comp.size);
         match comp.kind {
-            MeldKind::Set => (0..13).any(|r| self.of_rank(r) + self.wilds >= n),
+            // A rank the hand holds none of has only the wilds.
+            MeldKind::Set => {
+                if self.wilds >= n {
+                    return true;
+                }
+                let mut ranks = self.ranks;
+                while ranks != 0 {
+                    let r = ranks.trailing_zeros() as usize;
+                    ranks &= ranks - 1;
+                    if self.of_rank(r) + self.wilds >= n {
+                        return true;
+                    }
+                }
+                false
+            }
             MeldKind::Run => {
                 if n > rules.max_run() {
                     return false;
@@ -1686,31 +1713,39 @@ fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
     const TWO: u64 = 1 << 1;
     let twos_natural = !rules.twos_wild || rules.natural_two_in_runs();
     let counts = hand.by_index();
+    let present = hand.present();
+    // Where no card is held twice, a suit's cards are its ranks, counted by their mask.
+    let twice_any = hand.len() != present.count_ones() as usize;
     let mut out = RunNaturals::default();
     for si in 0..4 {
-        // The ranks held in this suit, by rank number - 1 (those without a place on the line
-        // add nothing).
-        let mut ranks = hand.present() >> (13 * si) & 0x1FFF;
+        // The ranks held in this suit that have a place on the line, by rank number - 1.
+        let mut ranks = present >> (13 * si) & rules.placed_ranks;
         if !twos_natural {
             ranks &= !TWO;
         }
-        while ranks != 0 {
-            let rank = ranks.trailing_zeros() as usize;
-            ranks &= ranks - 1;
-            let places = rules.rank_places[rank];
-            if places == 0 {
-                continue;
-            }
-            let k = counts[13 * si + rank];
-            out.places[si] |= places;
-            out.cards[si] += usize::from(k);
-            if rank != 1 || !rules.twos_wild {
-                out.plain[si] |= places;
-                out.plain_cards[si] += usize::from(k);
+        // A wild 2 among them is counted among the wilds by the relaxed check: not plain.
+        let plain = if rules.twos_wild { ranks & !TWO } else { ranks };
+        out.places[si] = rules.places_of(ranks);
+        out.plain[si] = rules.places_of(plain);
+        if twice_any {
+            let mut twice = 0u64;
+            let mut left = ranks;
+            while left != 0 {
+                let rank = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let k = usize::from(counts[13 * si + rank]);
+                out.cards[si] += k;
+                if plain >> rank & 1 == 1 {
+                    out.plain_cards[si] += k;
+                }
                 if k > 1 {
-                    out.plain_twice[si] |= places;
+                    twice |= 1 << rank;
                 }
             }
+            out.plain_twice[si] = rules.places_of(twice & plain);
+        } else {
+            out.cards[si] = ranks.count_ones() as usize;
+            out.plain_cards[si] = plain.count_ones() as usize;
         }
         out.cards[4] += out.cards[si];
     }
@@ -2610,7 +2645,8 @@ mod tests {
             let present = (0..crate::card::KINDS)
                 .filter(|&i| counts[i] > 0)
                 .fold(0u64, |m, i| m | 1 << i);
-            let cost = shape.cost(&counts, present);
+            let total = counts.iter().map(|&k| usize::from(k)).sum();
+            let cost = shape.cost(&counts, present, total);
             assert_eq!(cost, brute(&shape, &counts), "{case}: {counts:?}");
             assert_eq!(shape.cost_by_ranks(&counts), cost, "{case}: {counts:?}");
             answers[usize::from(cost.is_some())] += 1;

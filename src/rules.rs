@@ -143,6 +143,9 @@ pub struct Rules {
     /// the last six (index: the rank mask's low seven bits, then the six above them). Derived
     /// from `rank_places` (`refresh`).
     pub places_by_halves: [[u32; 128]; 2],
+    /// The ranks with a place on the line, as a mask by rank number - 1 (`rank_places` not
+    /// empty). Derived from `rank_places` (`refresh`).
+    pub placed_ranks: u64,
 }
 
 impl Rules {
@@ -258,6 +261,7 @@ struct LineMasks {
     run_reach: Vec<[u32; 13]>,
     rank_neighbours: [[u16; 2]; 13],
     places_by_halves: [[u32; 128]; 2],
+    placed_ranks: u64,
 }
 
 /// The fields derived from the rank line, for `compile` and `refresh` alike.
@@ -268,6 +272,9 @@ fn from_line(line: &[Place], wrap: bool) -> LineMasks {
         run_reach: reach_on(&run_windows, &rank_places),
         rank_neighbours: neighbours_on(line, wrap, &rank_places),
         places_by_halves: places_by_halves(&rank_places),
+        placed_ranks: (0..13)
+            .filter(|&r| rank_places[r] != 0)
+            .fold(0, |m, r| m | 1 << r),
         rank_places,
         run_windows,
     }
@@ -916,6 +923,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
         run_reach,
         rank_neighbours,
         places_by_halves,
+        placed_ranks,
     } = from_line(&line, wrap_around);
     let rules = Rules {
         game: text("game"),
@@ -956,6 +964,7 @@ fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic>> {
         run_windows,
         rank_neighbours,
         places_by_halves,
+        placed_ranks,
         line,
     };
 
@@ -1111,6 +1120,7 @@ impl Rules {
             run_reach: self.run_reach,
             rank_neighbours: self.rank_neighbours,
             places_by_halves: self.places_by_halves,
+            placed_ranks: self.placed_ranks,
         } = from_line(&self.line, self.wrap_around);
         self.points[1] = match self.readings.ace_penalty_value {
             reading::AcePenaltyValue::V15 => 15,
