@@ -411,8 +411,21 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         }
     }
     // The contract, or a run and then a set: each searched for only if the one before was not
-    // laid down.
-    for k in 0..crate::legal::MELD_CANDIDATES {
+    // laid down. After the contract, a meld the hand may not hold at all (`Memo::laydown`'s first
+    // question) is not asked for: both read once from the hand.
+    let game = t.game();
+    let mut may_hold = [true; crate::legal::MELD_CANDIDATES];
+    if game.deal.progress[si].done {
+        let reach = contract::Reach::new(&game.rules, &game.deal.hands[si]);
+        for (k, may) in may_hold.iter_mut().enumerate() {
+            *may = (game.after_contract_candidate(k))
+                .is_some_and(|c| reach.may_hold_any(&game.rules, c));
+        }
+    }
+    for (k, may) in may_hold.into_iter().enumerate() {
+        if !may {
+            continue;
+        }
         let game = t.game();
         let found =
             game.meld_candidate(k, &mut |comps, hand| memo.laydown(game, seat, comps, hand));

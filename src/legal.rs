@@ -460,6 +460,17 @@ impl Game {
     /// The `k`-th candidate of [`Game::meld_candidates_from`] (0: the contract, or after it a
     /// run; 1: after the contract, a set; `k < MELD_CANDIDATES`), searched for only when asked: a
     /// player that melds the first need not search for the second.
+    /// The one meld candidate `k` searches for once the seat's contract is met: a run of the
+    /// rules' least length (0), then a set of their least size (1); `None` for any other `k`.
+    pub fn after_contract_candidate(&self, k: usize) -> Option<Component> {
+        let (kind, size) = match k {
+            0 => (MeldKind::Run, self.rules.run_min),
+            1 => (MeldKind::Set, self.rules.set_min),
+            _ => return None,
+        };
+        Some(Component { kind, size })
+    }
+
     pub fn meld_candidate(&self, k: usize, search: &mut LaydownSearch) -> Option<Action> {
         if self.is_over() || self.deal.stage != Stage::Play {
             return None;
@@ -468,17 +479,12 @@ impl Game {
         let si = usize::from(seat);
         let hand = &self.deal.hands[si];
         let contract = &self.rules.rounds[self.round].contract;
-        let wanted = |kind, size| [Component { kind, size }];
-        let (run, set);
+        let one;
         let comps: &[Component] = match (self.deal.progress[si].done, k) {
             (false, 0) => contract,
-            (true, 0) => {
-                run = wanted(MeldKind::Run, self.rules.run_min);
-                &run
-            }
-            (true, 1) => {
-                set = wanted(MeldKind::Set, self.rules.set_min);
-                &set
+            (true, _) => {
+                one = [self.after_contract_candidate(k)?];
+                &one
             }
             _ => return None,
         };
