@@ -527,7 +527,9 @@ fn useful_cards(rules: &Rules, hand: &Counts, wanted: &[Component]) -> u64 {
         pools = [all; 4];
     }
     // Per rank (number - 1), the places a run of `n` through it may cover.
-    let reach = rules.run_reach.get(n).copied().unwrap_or([0; 13]);
+    let Some(reach) = rules.run_reach.get(n) else {
+        return useful;
+    };
     for (s, &pool) in pools.iter().enumerate() {
         let mut ranks = held[s];
         while ranks != 0 {

@@ -1562,7 +1562,9 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
 }
 
 fn wilds_in(rules: &Rules, hand: &Counts) -> usize {
-    rules.wild_cards().map(|c| usize::from(hand.count(c))).sum()
+    crate::card::cards_in(hand.present() & rules.wild_mask())
+        .map(|c| usize::from(hand.count(c)))
+        .sum()
 }
 
 /// The most natural cards template `t` adds to what the templates chosen so far could hold, the

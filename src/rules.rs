@@ -164,7 +164,10 @@ impl Rules {
 
     /// [`Rules::wild_cards`] as a mask by [`Card::index`].
     pub fn wild_mask(&self) -> u64 {
-        self.wild_cards().fold(0, |m, c| m | 1 << c.index())
+        // The joker, and the four twos (rank index 1 of each suit) where twos are wild.
+        const TWOS: u64 = 1 << 1 | 1 << 14 | 1 << 27 | 1 << 40;
+        let twos = if self.twos_wild { TWOS } else { 0 };
+        1 << Card::JOKER.index() | twos
     }
 
     /// Points for `card` left in a hand.
@@ -1155,6 +1158,40 @@ mod tests {
         assert_eq!(normalize(Path::new("./spec/./push.yaml")), "spec/push.yaml");
         // A `..` with nothing before it to fold stays.
         assert_eq!(normalize(Path::new("../../x.yaml")), "../../x.yaml");
+    }
+
+    /// `wild_mask` holds exactly the cards `is_wild` accepts, and `placed_ranks` exactly the
+    /// ranks with a place on the line, in every game, with twos wild and not, and with and
+    /// without wrap-around and a 2 in sequence.
+    #[test]
+    fn the_wild_mask_and_the_placed_ranks_are_what_they_stand_for() {
+        for game in GAMES {
+            for twos in [false, true] {
+                for (wrap, two_in_sequence) in [(false, false), (false, true), (true, true)] {
+                    let mut rules = load(game, &[]).unwrap().rules;
+                    rules.twos_wild = twos;
+                    rules.wrap_around = wrap;
+                    rules.two_in_sequence = two_in_sequence;
+                    rules.refresh();
+                    let wild = Card::all()
+                        .filter(|&c| rules.is_wild(c))
+                        .fold(0u64, |m, c| m | 1 << c.index());
+                    assert_eq!(rules.wild_mask(), wild, "{game}, twos wild: {twos}");
+                    let placed = (0..13)
+                        .filter(|&r| {
+                            rules
+                                .line
+                                .iter()
+                                .any(|p| usize::from(p.rank.number()) == r + 1)
+                        })
+                        .fold(0u64, |m, r| m | 1 << r);
+                    assert_eq!(
+                        rules.placed_ranks, placed,
+                        "{game}, wrap {wrap}, 2 in sequence {two_in_sequence}"
+                    );
+                }
+            }
+        }
     }
 
     /// `places_of` by its tables is the union of the ranks' places, for every set of ranks on
