@@ -1640,11 +1640,9 @@ fn read_hand(rules: &Rules, contract: &[Component], hand: &Counts) -> (RunNatura
 struct RunNaturals {
     /// Per suit, the places of the line they can fill.
     places: [u32; 4],
-    /// Per suit, then (index 4) for all suits together, how many there are: each card once,
-    /// though an ace may have two places.
-    cards: [usize; 5],
-    /// `places` and `cards` without the wild 2s among them (where twos are wild but may stand
-    /// for themselves): the relaxed check counts those among the wilds.
+    /// `places` without the wild 2s among them (where twos are wild but may stand for
+    /// themselves; the relaxed check counts those among the wilds), and per suit how many such
+    /// cards there are: each card once, though an ace may have two places.
     plain: [u32; 4],
     plain_cards: [usize; 4],
     /// The places of `plain` that the hand has two or more cards for: two runs of one suit can
@@ -1716,7 +1714,8 @@ fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
     let twos_natural = !rules.twos_wild || rules.natural_two_in_runs();
     let counts = hand.by_index();
     let present = hand.present();
-    // Where no card is held twice, a suit's cards are its ranks, counted by their mask.
+    // Where no card is held twice, a suit's plain cards are its plain ranks, counted by their
+    // mask.
     let twice_any = hand.len() != present.count_ones() as usize;
     let mut out = RunNaturals::default();
     for si in 0..4 {
@@ -1731,25 +1730,20 @@ fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
         out.plain[si] = rules.places_of(plain);
         if twice_any {
             let mut twice = 0u64;
-            let mut left = ranks;
+            let mut left = plain;
             while left != 0 {
                 let rank = left.trailing_zeros() as usize;
                 left &= left - 1;
                 let k = usize::from(counts[13 * si + rank]);
-                out.cards[si] += k;
-                if plain >> rank & 1 == 1 {
-                    out.plain_cards[si] += k;
-                }
+                out.plain_cards[si] += k;
                 if k > 1 {
                     twice |= 1 << rank;
                 }
             }
-            out.plain_twice[si] = rules.places_of(twice & plain);
+            out.plain_twice[si] = rules.places_of(twice);
         } else {
-            out.cards[si] = ranks.count_ones() as usize;
             out.plain_cards[si] = plain.count_ones() as usize;
         }
-        out.cards[4] += out.cards[si];
     }
     out
 }
@@ -3145,24 +3139,23 @@ mod tests {
                 | place(&push, Rank::Four)
         );
         assert_eq!(place(&push, Rank::Ace).count_ones(), 2);
-        assert_eq!(n.cards, [4, 1, 0, 0, 5]);
         // The 2♠ is wild all the same: without it, as the relaxed check counts.
         assert_eq!(n.plain[0], n.places[0] & !place(&push, Rank::Two));
         assert_eq!(n.plain_cards, [3, 1, 0, 0]);
         let n = run_naturals(&never, &h);
         assert_eq!(n.places[0] & place(&never, Rank::Two), 0);
-        assert_eq!(n.cards, [3, 1, 0, 0, 4]);
         assert_eq!((n.plain, n.plain_cards), (n.places, [3, 1, 0, 0]));
         // Where twos are not wild, a 2 is as plain as any card.
         let mut natural = push.clone();
         natural.twos_wild = false;
         let n = run_naturals(&natural, &h);
         assert_eq!((n.plain, n.plain_cards), (n.places, [4, 1, 0, 0]));
-        let mut off = push.clone();
+        // Nor is a 2 off the line a natural of a run, wild or not.
+        let mut off = natural.clone();
         off.two_in_sequence = false;
         off.refresh();
         assert_eq!(place(&off, Rank::Two), 0);
-        assert_eq!(run_naturals(&off, &h).cards, [3, 1, 0, 0, 4]);
+        assert_eq!(run_naturals(&off, &h).plain_cards, [3, 1, 0, 0]);
     }
 
     /// Where runs may mix suits the suits' anchors are pooled: two fives of different suits
