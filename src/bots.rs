@@ -736,6 +736,71 @@ mod tests {
         case(&mut game, 1, &add, &|g| g.deal.table.len());
     }
 
+    /// A deal of Push at the turn of a seat past its contract, in its play stage, that holds
+    /// only `held` (named for one suit of hearts), with 6♥ JK 8♥ on the table, the joker for 7♥.
+    /// The cards are moved there from the stock and the hands, so every card is still in one
+    /// place.
+    fn past_contract_with(held: Rank) -> (Game, Card) {
+        let rules = Arc::new(load("push", &[]).unwrap().rules);
+        let mut game = Game::new(Arc::clone(&rules), 4, 0, 1, vec![]).unwrap();
+        let seat = game.turn();
+        let si = usize::from(seat);
+        let deal = &mut game.deal;
+        for hand in &mut deal.hands {
+            for (card, k) in hand.iter() {
+                deal.stock.extend(std::iter::repeat_n(card, usize::from(k)));
+            }
+            *hand = Counts::default();
+        }
+        let mut take = |card: Card| {
+            let at = deal.stock.iter().position(|&c| c == card).unwrap();
+            deal.stock.remove(at)
+        };
+        let run = parse_cards("6H 8H JK").unwrap();
+        let cards: Vec<Card> = run.iter().map(|&c| take(c)).collect();
+        let card = take(Card::new(held, crate::card::Suit::Hearts));
+        let query = meld::Query {
+            cards: cards.clone(),
+            kind: Some(MeldKind::Run),
+            declared: vec![],
+        };
+        let interps = meld::interpret(&rules, &query).interpretations;
+        assert_eq!(interps.len(), 1, "the joker stands for 7♥ only");
+        deal.table = vec![Arc::new(TableMeld::new(seat, cards, interps))];
+        deal.hands[si] = Counts::from_cards(&[card]);
+        Arc::make_mut(&mut deal.progress)[si].done = true;
+        deal.stage = Stage::Play;
+        game.check_invariants();
+        (game, card)
+    }
+
+    /// A seat whose cards are exactly the ones the table's wilds stand for (7♥) rescues: the
+    /// quick skip before the rescue loop asks whether the two share a card, not whether they
+    /// differ.
+    #[test]
+    fn a_hand_of_exactly_the_cards_the_wilds_stand_for_rescues() {
+        let (mut game, seven) = past_contract_with(Rank::Seven);
+        let (mut memo, mut events) = (Memo::default(), Vec::new());
+        let a = greedy_step(&mut game, &mut memo, &mut events);
+        assert!(
+            matches!(a, Action::Rescue { natural, wild, .. } if natural == seven && wild == Card::JOKER),
+            "{a:?}"
+        );
+    }
+
+    /// A meld whose one open card (the memo has narrowed the others away) is the card in hand is
+    /// asked about that card: the lay-off loop's skip asks whether the card is open, not whether
+    /// other cards are.
+    #[test]
+    fn a_meld_whose_one_open_card_is_held_is_asked_about_it() {
+        let (mut game, nine) = past_contract_with(Rank::Nine);
+        let mut memo = Memo::default();
+        memo.sync_table(&game);
+        memo.table[0].open = 1 << nine.index();
+        let a = greedy_step(&mut game, &mut memo, &mut Vec::new());
+        assert_eq!(a, Action::plain_lay_off(0, nine, None));
+    }
+
     /// The discard by tiers of masks is the card with the least key (wild, useful, fewest points,
     /// canonical order), on random hands under rules with and without wild twos.
     #[test]
