@@ -457,9 +457,6 @@ impl Game {
             .collect()
     }
 
-    /// The `k`-th candidate of [`Game::meld_candidates_from`] (0: the contract, or after it a
-    /// run; 1: after the contract, a set; `k < MELD_CANDIDATES`), searched for only when asked: a
-    /// player that melds the first need not search for the second.
     /// The one meld candidate `k` searches for once the seat's contract is met: a run of the
     /// rules' least length (0), then a set of their least size (1); `None` for any other `k`.
     pub fn after_contract_candidate(&self, k: usize) -> Option<Component> {
@@ -471,6 +468,9 @@ impl Game {
         Some(Component { kind, size })
     }
 
+    /// The `k`-th candidate of [`Game::meld_candidates_from`] (0: the contract, or after it a
+    /// run; 1: after the contract, a set; `k < MELD_CANDIDATES`), searched for only when asked: a
+    /// player that melds the first need not search for the second.
     pub fn meld_candidate(&self, k: usize, search: &mut LaydownSearch) -> Option<Action> {
         if self.is_over() || self.deal.stage != Stage::Play {
             return None;
