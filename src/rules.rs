@@ -5,7 +5,7 @@
 //! Invariant: a `Rules` value always describes a playable game: every deal fits the pack for every
 //! allowed player count, and every contract meld is one the pack can make.
 
-use crate::card::{Card, Rank, Suit};
+use crate::card::{Card, Rank};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::disputes::{DisputeId, Readings, list_readings, reading};
 use crate::spec::{self, Component, Leaf, MeldKind, Origin, RawRules, RoundSpec};
@@ -154,15 +154,8 @@ impl Rules {
         card.is_joker() || (self.twos_wild && card.is_two())
     }
 
-    /// Every card [`Rules::is_wild`] accepts (the joker, and the twos where they are wild), for
-    /// counting a hand's wilds without visiting every card in it.
-    pub fn wild_cards(&self) -> impl Iterator<Item = Card> + '_ {
-        std::iter::once(Card::JOKER)
-            .chain(Suit::ALL.iter().map(|&s| Card::new(Rank::Two, s)))
-            .filter(|&c| self.is_wild(c))
-    }
-
-    /// [`Rules::wild_cards`] as a mask by [`Card::index`].
+    /// Every card [`Rules::is_wild`] accepts (the joker, and the twos where they are wild), as a
+    /// mask by [`Card::index`]: for counting a hand's wilds without visiting every card in it.
     pub fn wild_mask(&self) -> u64 {
         // The joker, and the four twos (rank index 1 of each suit) where twos are wild.
         const TWOS: u64 = 1 << 1 | 1 << 14 | 1 << 27 | 1 << 40;
