@@ -504,7 +504,7 @@ fn useful_cards(rules: &Rules, hand: &Counts, wanted: &[Component]) -> u64 {
         let mut two = held[0] & (held[1] | held[2] | held[3])
             | held[1] & (held[2] | held[3])
             | held[2] & held[3];
-        if hand.len() > present.count_ones() as usize {
+        if hand.holds_copies() {
             for (c, k) in hand.iter() {
                 if k > 1 && c.index() < 52 {
                     two |= 1 << (c.index() % 13);

@@ -563,6 +563,12 @@ impl Counts {
         self.total == 0
     }
 
+    /// Whether some card is held more than once (two decks or more): where none is, the cards
+    /// are their kinds, and [`Counts::present`] says all.
+    pub fn holds_copies(&self) -> bool {
+        self.total != self.present.count_ones()
+    }
+
     /// `true` if every card of `other` is here at least as often.
     pub fn contains(&self, other: &Counts) -> bool {
         if other.present & !self.present != 0 {
@@ -623,7 +629,7 @@ impl Counts {
     pub fn more_than(&self, other: &Counts) -> u64 {
         let mut mask = self.present & !other.present;
         // Where no card is here twice, a card `other` holds too is held there at least as often.
-        if self.total == self.present.count_ones() {
+        if !self.holds_copies() {
             return mask;
         }
         for card in cards_in(self.present & other.present) {

@@ -858,7 +858,7 @@ fn may_meet(
             all_wild,
             twos,
         };
-        let Some(sets) = shape.cost(counts, hand.present(), hand.len()) else {
+        let Some(sets) = shape.cost(counts, hand.present(), hand.holds_copies()) else {
             return false;
         };
         // One set and one run at exactly the hand's wilds: below, whether they would share a
@@ -1014,7 +1014,8 @@ struct SetsShape {
 impl SetsShape {
     /// The fewest wilds the sets need beside the hand's naturals (by card index, as
     /// [`Counts::by_index`] gives them), their ranks chosen as well as can be; `None` where no
-    /// choice of ranks can hold them. `size < SET_STEPS`; `total` is the number of cards counted.
+    /// choice of ranks can hold them. `size < SET_STEPS`; `copies`: whether some card is counted
+    /// more than once ([`Counts::holds_copies`]).
     ///
     /// What `j` sets of one rank need, `max(0, j * size - usable(j))`, grows by steps that never
     /// shrink (`usable(j)` grows by the suits with `j` copies or more, fewer and fewer), so
@@ -1025,14 +1026,10 @@ impl SetsShape {
     /// depend only on how many suits it holds once or more (`u1`) and twice (`u2`), so the ranks
     /// with each pair of counts are counted at once, from the hand's masks by suit
     /// ([`suits_per_rank`]). Otherwise rank by rank ([`SetsShape::cost_by_ranks`]).
-    fn cost(&self, counts: &[u8; crate::card::KINDS], present: u64, total: usize) -> Option<usize> {
-        // The cards held twice: none where as many cards are held as kinds (`total`).
+    fn cost(&self, counts: &[u8; crate::card::KINDS], present: u64, copies: bool) -> Option<usize> {
+        // The cards held twice: none where no card is held more than once.
         let mut twice = 0u64;
-        let mut bits = if total == present.count_ones() as usize {
-            0
-        } else {
-            present & ((1 << 52) - 1)
-        };
+        let mut bits = if copies { present & ((1 << 52) - 1) } else { 0 };
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
@@ -1716,7 +1713,7 @@ fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
     let present = hand.present();
     // Where no card is held twice, a suit's plain cards are its plain ranks, counted by their
     // mask.
-    let twice_any = hand.len() != present.count_ones() as usize;
+    let copies = hand.holds_copies();
     let mut out = RunNaturals::default();
     for si in 0..4 {
         // The ranks held in this suit that have a place on the line, by rank number - 1.
@@ -1728,7 +1725,7 @@ fn run_naturals(rules: &Rules, hand: &Counts) -> RunNaturals {
         let plain = if rules.twos_wild { ranks & !TWO } else { ranks };
         out.places[si] = rules.places_of(ranks);
         out.plain[si] = rules.places_of(plain);
-        if twice_any {
+        if copies {
             let mut twice = 0u64;
             let mut left = plain;
             while left != 0 {
@@ -2641,8 +2638,8 @@ mod tests {
             let present = (0..crate::card::KINDS)
                 .filter(|&i| counts[i] > 0)
                 .fold(0u64, |m, i| m | 1 << i);
-            let total = counts.iter().map(|&k| usize::from(k)).sum();
-            let cost = shape.cost(&counts, present, total);
+            let copies = counts.iter().any(|&k| k > 1);
+            let cost = shape.cost(&counts, present, copies);
             assert_eq!(cost, brute(&shape, &counts), "{case}: {counts:?}");
             assert_eq!(shape.cost_by_ranks(&counts), cost, "{case}: {counts:?}");
             answers[usize::from(cost.is_some())] += 1;
