@@ -260,13 +260,6 @@ impl Memo {
             self.round = game.round;
             self.failed.clear();
         }
-        // One meld (a run or a set after the contract): a hand that may hold none needs no
-        // search, nor the memo's questions.
-        if let [comp] = comps
-            && !contract::Reach::new(&game.rules, hand).may_hold_any(&game.rules, *comp)
-        {
-            return None;
-        }
         // A laydown only grows with the hand: where this seat's last search for these melds
         // failed, one now needs a meld holding a card it has gained since.
         let failed = self
@@ -411,8 +404,8 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         }
     }
     // The contract, or a run and then a set: each searched for only if the one before was not
-    // laid down. After the contract, a meld the hand may not hold at all (`Memo::laydown`'s first
-    // question) is not asked for: both read once from the hand.
+    // laid down. After the contract, a meld the hand may not hold at all
+    // (`Reach::may_hold_any`) is not asked for, nor searched: both read once from the hand.
     let game = t.game();
     let mut may_hold = [true; crate::legal::MELD_CANDIDATES];
     if game.deal.progress[si].done {
