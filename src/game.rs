@@ -833,7 +833,11 @@ impl Game {
                 let was = (self.deal.clone(), self.round, self.totals.clone());
                 let si = usize::from(seat);
                 let hand = self.deal.hands[si].clone();
-                let progress = Arc::clone(&self.deal.progress);
+                // Only the seat's own contract progress can change, and only while its contract
+                // is not met: that much is kept (holding the whole list would make the meld copy
+                // every seat's).
+                let progress =
+                    (!self.deal.progress[si].done).then(|| self.deal.progress[si].clone());
                 let melds = self.deal.table.len();
                 // A rescue replaces its meld as its last step, and after it only a follow-up can
                 // fail (or the missing one that `meld-same-turn` requires): only then is the
@@ -846,7 +850,11 @@ impl Game {
                 let done = self.act(seat, action, events);
                 if done.is_err() {
                     self.deal.hands[si] = hand;
-                    self.deal.progress = progress;
+                    if let Some(p) = progress
+                        && self.deal.progress[si] != p
+                    {
+                        Arc::make_mut(&mut self.deal.progress)[si] = p;
+                    }
                     match table {
                         Some(t) => self.deal.table = t,
                         None => self.deal.table.truncate(melds),
