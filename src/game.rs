@@ -288,6 +288,10 @@ pub struct TableMeld {
     stamp: u64,
 }
 
+/// The cards a new meld's list has room for beyond its own: most melds take a lay-off or two,
+/// and a list grown one card at a time would be copied at the first.
+const LAY_OFF_ROOM: usize = 4;
+
 static STAMPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The next stamp of [`TableMeld`]: process-wide, so melds made on different threads differ too.
@@ -1376,7 +1380,9 @@ impl Game {
         }
         self.check_same_rank(seat, &interps)?;
         for ((s, i), c) in specs.iter().zip(interps).zip(contract_melds) {
-            let mut cards = s.cards.clone();
+            // Room for a few lay-offs, which would otherwise each grow the list.
+            let mut cards = Vec::with_capacity(s.cards.len() + LAY_OFF_ROOM);
+            cards.extend_from_slice(&s.cards);
             cards.sort();
             events.push(Event::Melded {
                 seat,
