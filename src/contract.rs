@@ -607,12 +607,10 @@ fn first_flow(
         out.push((comp, cards));
     }
     // The wilds the pool passed on, dealt out to the templates in order.
-    let mut pooled: Vec<(Card, u8)> = Suit::ALL
-        .iter()
-        .zip(twos_pooled)
-        .map(|(&s, k)| (Card::new(Rank::Two, s), k))
-        .chain(std::iter::once((Card::JOKER, jokers_pooled)))
-        .collect();
+    let mut pooled: [(Card, u8); 5] = std::array::from_fn(|i| match Suit::ALL.get(i) {
+        Some(&s) => (Card::new(Rank::Two, s), twos_pooled[i]),
+        None => (Card::JOKER, jokers_pooled),
+    });
     for ((_, cards), &(w, joker_only)) in out.iter_mut().zip(&wilds) {
         if joker_only {
             cards.extend(std::iter::repeat_n(Card::JOKER, w));
