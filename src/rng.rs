@@ -39,6 +39,16 @@ impl Rng {
     /// A uniform integer in `0..n`; `n` must be at least 1 (0 is treated as 1).
     pub fn below(&mut self, n: u64) -> u64 {
         let n = n.max(1);
+        // A shuffle asks for every `n` up to the deck's size: for those, the limit and the
+        // remainder come from `SMALL` without a division (the same numbers, `tests` below).
+        if let Some(d) = usize::try_from(n).ok().and_then(|i| SMALL.get(i)) {
+            loop {
+                let x = self.next_u64();
+                if x < d.limit {
+                    return x - d.quotient(x) * n;
+                }
+            }
+        }
         let limit = u64::MAX - (u64::MAX % n);
         loop {
             let x = self.next_u64();
@@ -57,6 +67,56 @@ impl Rng {
     }
 }
 
+/// Division by one small `n`, prepared: the rejection limit of [`Rng::below`] and a
+/// multiplier for the quotient (Granlund and Montgomery, "Division by invariant integers using
+/// multiplication", 1994, figure 4.1: exact for every 64-bit dividend).
+#[derive(Clone, Copy)]
+struct Divisor {
+    /// `(2^64 - 1) - ((2^64 - 1) % n)`.
+    limit: u64,
+    multiplier: u64,
+    /// `min(l, 1)` and `max(l - 1, 0)`, where `l` is the least with `n <= 2^l`.
+    shifts: (u32, u32),
+}
+
+impl Divisor {
+    const fn new(n: u64) -> Divisor {
+        let l = if n <= 1 {
+            0
+        } else {
+            64 - (n - 1).leading_zeros()
+        };
+        let m = ((1u128 << 64) * ((1u128 << l) - n as u128)) / n as u128 + 1;
+        Divisor {
+            limit: u64::MAX - (u64::MAX % n),
+            multiplier: m as u64,
+            shifts: (if l == 0 { 0 } else { 1 }, if l == 0 { 0 } else { l - 1 }),
+        }
+    }
+
+    /// `x / n`.
+    fn quotient(&self, x: u64) -> u64 {
+        let t = ((u128::from(self.multiplier) * u128::from(x)) >> 64) as u64;
+        (t + ((x - t) >> self.shifts.0)) >> self.shifts.1
+    }
+}
+
+/// [`Divisor`]s for `n` in `0..=256` (entry 0 unused: `below` asks for at least 1), more than
+/// any built-in deck's size.
+static SMALL: [Divisor; 257] = {
+    let mut t = [Divisor {
+        limit: 0,
+        multiplier: 0,
+        shifts: (0, 0),
+    }; 257];
+    let mut n = 1;
+    while n < t.len() {
+        t[n] = Divisor::new(n as u64);
+        n += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,5 +132,58 @@ mod tests {
         r.shuffle(&mut v);
         // Checked against an independent Python implementation of the specification.
         assert_eq!(v, vec![0, 9, 5, 8, 6, 4, 7, 2, 1, 3]);
+    }
+
+    /// The prepared divisions give the quotients and limits of plain division: at the edges
+    /// (zero, around each multiple of `n` near both ends, the limit, the largest number) and
+    /// for a stream of generator outputs, for every `n` prepared.
+    #[test]
+    fn prepared_division_is_division() {
+        let mut r = Rng::new(7);
+        for n in 1..SMALL.len() as u64 {
+            let d = SMALL[n as usize];
+            assert_eq!(d.limit, u64::MAX - (u64::MAX % n), "limit of {n}");
+            let top = u64::MAX - u64::MAX % n;
+            let edges = [
+                0,
+                1,
+                n - 1,
+                n,
+                n + 1,
+                2 * n - 1,
+                2 * n,
+                top - 1,
+                top,
+                u64::MAX,
+            ];
+            let stream = (0..20_000).map(|_| r.next_u64());
+            for x in edges.into_iter().chain(stream) {
+                assert_eq!(d.quotient(x), x / n, "{x} / {n}");
+            }
+        }
+    }
+
+    /// `below` answers as the specification's plain division does, for every `n`, prepared or
+    /// not (the same numbers drawn, the same rejections).
+    #[test]
+    fn below_is_the_specified_draw() {
+        let spec = |r: &mut Rng, n: u64| {
+            let n = n.max(1);
+            let limit = u64::MAX - (u64::MAX % n);
+            loop {
+                let x = r.next_u64();
+                if x < limit {
+                    return x % n;
+                }
+            }
+        };
+        let ns = (0..300).chain([1 << 20, (1 << 63) + 1, u64::MAX - 1, u64::MAX]);
+        for n in ns {
+            let (mut a, mut b) = (Rng::new(n), Rng::new(n));
+            for _ in 0..200 {
+                assert_eq!(a.below(n), spec(&mut b, n), "below({n})");
+            }
+            assert_eq!(a, b, "the same draws for {n}");
+        }
     }
 }
