@@ -271,8 +271,11 @@ impl Memo {
             let mut gained = false;
             if new != 0 {
                 let reach = contract::Reach::new(&game.rules, hand);
+                // Each kind of meld asked about once (contracts repeat them: two runs of 4).
+                let kinds = comps.iter().enumerate();
+                let distinct = || kinds.clone().filter(|&(j, c)| !comps[..j].contains(c));
                 gained = cards_in(new)
-                    .any(|card| comps.iter().any(|&c| reach.may_hold(&game.rules, c, card)));
+                    .any(|card| distinct().any(|(_, &c)| reach.may_hold(&game.rules, c, card)));
             }
             if !gained {
                 self.failed[i].2 = hand.clone();
