@@ -526,17 +526,17 @@ fn useful_cards(rules: &Rules, hand: &Counts, wanted: &[Component]) -> u64 {
     let Some(reach) = rules.run_reach.get(n) else {
         return useful;
     };
-    for (s, &pool) in pools.iter().enumerate() {
-        let mut ranks = held[s];
-        while ranks != 0 {
-            let r = ranks.trailing_zeros() as usize;
-            ranks &= ranks - 1;
-            // The other places a run of `n` holding the card may cover (the cards at the card's
-            // own places are of its rank and share no run with it).
-            if pool & !rules.rank_places[r] & reach[r] != 0 {
-                useful |= 1 << (13 * s + r);
-            }
-        }
+    // Every card of the four suits in one walk (one loop, its test without a branch: which
+    // cards pass is as good as random).
+    let mut cards = present & ((1 << 52) - 1);
+    while cards != 0 {
+        let i = cards.trailing_zeros() as usize;
+        cards &= cards - 1;
+        let (s, r) = (i / 13, i % 13);
+        // The other places a run of `n` holding the card may cover (the cards at the card's own
+        // places are of its rank and share no run with it).
+        let near = pools[s] & !rules.rank_places[r] & reach[r] != 0;
+        useful |= u64::from(near) << i;
     }
     useful
 }
