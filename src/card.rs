@@ -462,8 +462,9 @@ pub struct Counts {
     kinds: [u8; KINDS],
     /// Bit `i` set exactly when `kinds[i] > 0`.
     present: u64,
-    /// The sum of `kinds`.
-    total: u32,
+    /// The sum of `kinds` (at most 53 kinds of 255 copies: a `u16` holds it, and keeps the
+    /// whole to 64 bytes, copied in a few moves: hands are copied at most decisions).
+    total: u16,
 }
 
 /// The cards of a mask by [`Card::index`] (as [`Counts::present`] gives), in canonical order.
@@ -508,7 +509,7 @@ impl Counts {
     #[cfg(test)]
     fn from_kinds(kinds: [u8; KINDS]) -> Counts {
         let present = (0..KINDS).fold(0u64, |m, i| m | u64::from(kinds[i] > 0) << i);
-        let total = kinds.iter().map(|&n| u32::from(n)).sum();
+        let total = kinds.iter().map(|&n| u16::from(n)).sum();
         Counts {
             kinds,
             present,
@@ -566,7 +567,7 @@ impl Counts {
     /// Whether some card is held more than once (two decks or more): where none is, the cards
     /// are their kinds, and [`Counts::present`] says all.
     pub fn holds_copies(&self) -> bool {
-        self.total != self.present.count_ones()
+        u32::from(self.total) != self.present.count_ones()
     }
 
     /// `true` if every card of `other` is here at least as often.
@@ -602,7 +603,7 @@ impl Counts {
             let i = card.index();
             let before = self.kinds[i];
             self.kinds[i] = before.saturating_add(other.kinds[i]);
-            self.total += u32::from(self.kinds[i] - before);
+            self.total += u16::from(self.kinds[i] - before);
         }
         self.present |= other.present;
     }
@@ -737,6 +738,18 @@ mod tests {
                 .collect();
             assert_eq!(listed, expected);
         }
+    }
+
+    /// A hand is copied in one 64-byte block (the built-in players copy one at most decisions):
+    /// a field added to `Counts` that makes it larger shows here.
+    #[test]
+    fn counts_fit_in_64_bytes() {
+        assert_eq!(std::mem::size_of::<Counts>(), 64);
+        // The total still holds every count at its most.
+        let mut c = Counts::from_kinds([u8::MAX; KINDS]);
+        assert_eq!(c.len(), KINDS * 255);
+        c.add(Card::JOKER);
+        assert_eq!(c.len(), KINDS * 255, "a full count saturates");
     }
 
     /// The kinds present and the number of cards follow every change of the counts, as if
