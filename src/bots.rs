@@ -304,10 +304,12 @@ impl Memo {
 
 /// The natural cards that some wild of `tm` stands for, in any of its interpretations.
 fn rescuable(tm: &TableMeld) -> u64 {
-    tm.interps
-        .iter()
-        .flat_map(|i| i.wilds())
-        .fold(0, |m, r| m | r.stands_for.mask())
+    // Every role read, a natural one's target masked out: which roles are wild is as good as
+    // random, and a branch on it is mispredicted often.
+    let roles = tm.interps.iter().flat_map(|i| &i.roles);
+    roles.fold(0, |m, r| {
+        m | r.stands_for.mask() & u64::from(!r.natural).wrapping_neg()
+    })
 }
 
 fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {

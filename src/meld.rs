@@ -44,10 +44,12 @@ impl Target {
     pub fn mask(self) -> u64 {
         // The card index of a rank's first card, and the same rank a suit on.
         const EVERY_SUIT: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
-        match self {
-            Target::Card(c) => 1 << c.index(),
-            Target::Rank(r) => EVERY_SUIT << (r as u8 - 1),
-        }
+        // One shift of one of two bases, chosen without a branch.
+        let (base, shift) = match self {
+            Target::Card(c) => (1, c.index()),
+            Target::Rank(r) => (EVERY_SUIT, usize::from(r as u8 - 1)),
+        };
+        base << shift
     }
 
     /// The cards that meet this target: the card itself, or the rank in every suit.
