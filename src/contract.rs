@@ -1445,17 +1445,36 @@ fn run_templates(
                 }
             }
         }
-        for avail in (1..=most).rev() {
-            for (&suit, row) in suits.iter().zip(&avails) {
-                for (start, _) in row[..windows.len()]
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, a)| **a == avail)
-                {
-                    with.push((Template::Run { suit, start }, usize::from(avail)));
-                }
+        // The counting sort's two passes, the second without a branch on the count: a window
+        // the hand fills none of is written to one spare slot past the end, then dropped.
+        let mut slot = [0usize; 34];
+        for row in &avails[..suits.len()] {
+            for &a in &row[..windows.len()] {
+                slot[usize::from(a)] += 1;
             }
         }
+        let mut total = 0;
+        for a in (1..=usize::from(most)).rev() {
+            (slot[a], total) = (total, total + slot[a]);
+        }
+        slot[0] = total;
+        debug_assert!(with.is_empty(), "one list per run size, made once");
+        let spare = (
+            Template::Run {
+                suit: None,
+                start: 0,
+            },
+            0,
+        );
+        with.resize(total + 1, spare);
+        for (&suit, row) in suits.iter().zip(&avails) {
+            for (start, &a) in row[..windows.len()].iter().enumerate() {
+                let a = usize::from(a);
+                with[slot[a]] = (Template::Run { suit, start }, a);
+                slot[a] += usize::from(a > 0);
+            }
+        }
+        with.truncate(total);
         if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
             with.append(without);
         }
