@@ -332,7 +332,7 @@ pub fn search_laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> O
         chosen,
     } = &mut scratch;
     let set_count = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
-    set_templates(rules, hand, set_count, sets, without);
+    set_templates(rules, hand, set_count, sets);
     run_templates(rules, &naturals.places, contract, runs, without);
     let search = Search {
         rules,
@@ -1341,7 +1341,7 @@ fn set_natural(rules: &Rules, card: Card) -> bool {
     !rules.is_wild(card) || (card.is_two() && rules.natural_two_in_sets())
 }
 
-/// The set templates, into `with` (`without` is scratch): the ranks the hand holds naturals of,
+/// The set templates, into `with`: the ranks the hand holds naturals of,
 /// most first, then (where all-wild melds are allowed) as many ranks it holds none of as there are
 /// sets. Empty when the contract has no sets.
 fn set_templates(
@@ -1349,32 +1349,66 @@ fn set_templates(
     hand: &Counts,
     set_count: usize,
     with: &mut Vec<(Template, usize)>,
-    without: &mut Vec<(Template, usize)>,
 ) {
     with.clear();
-    without.clear();
     if set_count == 0 {
         return;
     }
-    for rank in Rank::ALL {
-        if rank == Rank::Two && !rules.natural_two_in_sets() {
-            continue;
-        }
-        let avail: usize = Suit::ALL
-            .iter()
-            .map(|&s| Card::new(rank, s))
-            .filter(|&c| set_natural(rules, c))
-            .map(|c| usize::from(hand.count(c)))
-            .sum();
-        if avail > 0 {
-            with.push((Template::Set { rank }, avail));
-        } else if rank != Rank::Two {
-            without.push((Template::Set { rank }, 0));
-        }
+    // Per rank, the cards a set of it can hold naturally: every card of the rank (a 2 is
+    // natural in a set wherever the rank is taken at all).
+    let counts = hand.by_index();
+    let twos = rules.natural_two_in_sets();
+    let mut avails = [0usize; 13];
+    for (r, (rank, avail)) in Rank::ALL.into_iter().zip(&mut avails).enumerate() {
+        debug_assert!(
+            (rank == Rank::Two && !twos)
+                || Suit::ALL
+                    .iter()
+                    .all(|&s| set_natural(rules, Card::new(rank, s))),
+            "every card of a rank taken is natural in its set"
+        );
+        *avail = (0..4).map(|s| usize::from(counts[13 * s + r])).sum();
     }
-    with.sort_by_key(|(_, a)| std::cmp::Reverse(*a));
+    // Most cards first, ties in rank order: a counting sort where counts are small (as in any
+    // deck of a few packs), its second pass without a branch on the count (a rank with none goes
+    // to a spare slot past the end).
+    let most = avails.iter().copied().max().unwrap_or(0);
+    let taken = |r: usize| r != 1 || twos;
+    if most < 16 {
+        let mut slot = [0usize; 17];
+        for (r, &a) in avails.iter().enumerate() {
+            slot[a] += usize::from(taken(r));
+        }
+        let mut total = 0;
+        for a in (1..=most).rev() {
+            (slot[a], total) = (total, total + slot[a]);
+        }
+        slot[0] = total;
+        debug_assert!(with.is_empty());
+        with.resize(total + 1, (Template::Set { rank: Rank::Ace }, 0));
+        for (r, (rank, &a)) in Rank::ALL.into_iter().zip(&avails).enumerate() {
+            // A rank not taken goes to the spare slot too.
+            let a = if taken(r) { a } else { 0 };
+            with[slot[a]] = (Template::Set { rank }, a);
+            slot[a] += usize::from(a > 0);
+        }
+        with.truncate(total);
+    } else {
+        for (r, (rank, &a)) in Rank::ALL.into_iter().zip(&avails).enumerate() {
+            if taken(r) && a > 0 {
+                with.push((Template::Set { rank }, a));
+            }
+        }
+        with.sort_by_key(|(_, a)| std::cmp::Reverse(*a));
+    }
     if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
-        with.extend(without.drain(..).take(set_count));
+        // Then the first ranks with none (never the 2).
+        let none = (Rank::ALL.into_iter().zip(&avails).enumerate())
+            .filter(|&(r, (rank, &a))| a == 0 && rank != Rank::Two && taken(r));
+        with.extend(
+            none.take(set_count)
+                .map(|(_, (rank, _))| (Template::Set { rank }, 0)),
+        );
     }
 }
 
@@ -2704,7 +2738,7 @@ mod tests {
             let (naturals, _) = read_hand(&rules, contract, &hand);
             let (mut sets, mut runs, mut without) = (Vec::new(), Vec::new(), Vec::new());
             let set_count = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
-            set_templates(&rules, &hand, set_count, &mut sets, &mut without);
+            set_templates(&rules, &hand, set_count, &mut sets);
             run_templates(&rules, &naturals.places, contract, &mut runs, &mut without);
             // One template per contract meld, most often among the first of its list.
             let mut chosen = Vec::new();
