@@ -324,7 +324,12 @@ impl CardList {
             return CardList(ListRepr::Heap(cards.to_vec()));
         }
         let mut place = [Card::JOKER; CardList::INLINE];
-        place[..cards.len()].copy_from_slice(cards);
+        if let [card] = cards {
+            // One card (a lay-off's, a push's stock card: most lists): set, not copied by a call.
+            place[0] = *card;
+        } else {
+            place[..cards.len()].copy_from_slice(cards);
+        }
         CardList(ListRepr::Inline(cards.len() as u8, place))
     }
 
