@@ -717,12 +717,16 @@ impl Game {
         self.deal.stage == Stage::Over
     }
 
+    // The next and previous seats without a division (a seat is below `players`): every turn
+    // asks for the next.
     fn seat_after(&self, s: u8) -> u8 {
-        (s + 1) % self.players
+        debug_assert!(s < self.players);
+        if s + 1 == self.players { 0 } else { s + 1 }
     }
 
     fn seat_before(&self, s: u8) -> u8 {
-        (s + self.players - 1) % self.players
+        debug_assert!(s < self.players);
+        if s == 0 { self.players - 1 } else { s - 1 }
     }
 
     fn first_player(&self) -> u8 {
