@@ -594,13 +594,17 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
     let mut actions = Vec::with_capacity(1 << 10);
     let mut events = Vec::with_capacity(1 << 11);
     let bound = 200_000;
+    // Each seat's player, read once (not a division at every turn).
+    let lineup: Vec<Bot> = (0..usize::from(game.players))
+        .map(|s| bots[s % bots.len()])
+        .collect();
     while !game.is_over() {
         assert!(
             actions.len() < bound,
             "a game must end: stall-limit bounds every hand"
         );
         let seat = game.turn();
-        let bot = bots[usize::from(seat) % bots.len()];
+        let bot = lineup[usize::from(seat)];
         let (a, applied) = match bot {
             Bot::Greedy => {
                 let mut t = Commit {
