@@ -2268,6 +2268,110 @@ mod tests {
         }
     }
 
+    /// The template lists as plain code makes them: the ranks (the windows of each suit, per
+    /// run size) the hand fills some of naturally, stably sorted by how many, most first; then,
+    /// where all-wild melds are allowed, the first ranks with none (one per set), and each suit's
+    /// first window with none. The counting sorts of `set_templates` and `run_templates` give
+    /// the same lists, for hands of one pack and of many (counts of a rank up to 40, past the
+    /// counting sort of sets), under readings that change which cards are natural and how
+    /// suits pool.
+    #[test]
+    fn template_lists_are_the_stable_sort_by_naturals() {
+        use crate::disputes::DisputeId as D;
+        let rule_sets = [
+            push_with(&[]),
+            push_with(&[
+                (D::AllWildMelds, "allowed"),
+                (D::NaturalTwos, "runs-and-sets"),
+            ]),
+            push_with(&[(D::RunSuits, "any-suits"), (D::AllWildMelds, "allowed")]),
+            push_with(&[(D::NaturalTwos, "never")]),
+        ];
+        let mut rng = crate::rng::Rng::new(21);
+        let mut checked = 0;
+        for rules in &rule_sets {
+            let all_wild = rules.readings.all_wild_melds == reading::AllWildMelds::Allowed;
+            for round in 0..400 {
+                // A few packs' worth at most for most hands; every fourth piles up one rank.
+                let mut h = Counts::new();
+                for _ in 0..4 + rng.below(12) {
+                    h.add(Card::all().nth(rng.below(53) as usize).unwrap());
+                }
+                if round % 4 == 0 {
+                    let rank = Rank::ALL[rng.below(13) as usize];
+                    for _ in 0..rng.below(40) {
+                        h.add(Card::new(rank, Suit::ALL[rng.below(4) as usize]));
+                    }
+                }
+                for set_count in [1, 3] {
+                    let mut expected: Vec<(Template, usize)> = Vec::new();
+                    let mut none = Vec::new();
+                    for rank in Rank::ALL {
+                        if rank == Rank::Two && !rules.natural_two_in_sets() {
+                            continue;
+                        }
+                        let avail: usize = Suit::ALL
+                            .iter()
+                            .map(|&s| Card::new(rank, s))
+                            .filter(|&c| set_natural(rules, c))
+                            .map(|c| usize::from(h.count(c)))
+                            .sum();
+                        if avail > 0 {
+                            expected.push((Template::Set { rank }, avail));
+                        } else if rank != Rank::Two {
+                            none.push((Template::Set { rank }, 0));
+                        }
+                    }
+                    expected.sort_by_key(|(_, a)| std::cmp::Reverse(*a));
+                    if all_wild {
+                        expected.extend(none.into_iter().take(set_count));
+                    }
+                    let mut got = vec![(Template::Set { rank: Rank::Two }, 99)];
+                    set_templates(rules, &h, set_count, &mut got);
+                    assert_eq!(got, expected, "sets of {h:?}");
+                }
+                let contract = [run(4), set(3), run(5), run(4)];
+                let (naturals, _) = read_hand(rules, &contract, &h);
+                let (mut runs, mut without) = (vec![vec![]; 9], vec![]);
+                runs[4].push((Template::Set { rank: Rank::Two }, 99));
+                run_templates(rules, &naturals.places, &contract, &mut runs, &mut without);
+                for n in [4, 5] {
+                    let suits: &[Option<Suit>] =
+                        if rules.readings.run_suits == reading::RunSuits::SameSuit {
+                            &Suit::EACH
+                        } else {
+                            &[None]
+                        };
+                    let mut expected = Vec::new();
+                    let mut none = Vec::new();
+                    for &suit in suits {
+                        let fillable = match suit {
+                            Some(s) => naturals.places[s as usize],
+                            None => naturals.places.iter().fold(0, |a, m| a | m),
+                        };
+                        let mut first_none = true;
+                        for (start, &w) in rules.windows(n).iter().enumerate() {
+                            let a = (fillable & w).count_ones() as usize;
+                            if a > 0 {
+                                expected.push((Template::Run { suit, start }, a));
+                            } else if first_none {
+                                first_none = false;
+                                none.push((Template::Run { suit, start }, 0));
+                            }
+                        }
+                    }
+                    expected.sort_by_key(|(_, a)| std::cmp::Reverse(*a));
+                    if all_wild {
+                        expected.extend(none);
+                    }
+                    assert_eq!(runs[n], expected, "runs of {n} in {h:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 4 * 400 * 2);
+    }
+
     /// The run templates list each window of each suit once per run size, however many runs of
     /// that size the contract has, and nothing for its sets; the lists of a search before are
     /// emptied first.
