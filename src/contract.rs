@@ -1373,7 +1373,8 @@ fn set_templates(
     // deck of a few packs), its second pass without a branch on the count (a rank with none goes
     // to a spare slot past the end).
     let most = avails.iter().copied().max().unwrap_or(0);
-    let taken = |r: usize| r != 1 || twos;
+    // Every rank is taken but the 2 where twos are not natural in sets.
+    let taken = |r: usize| Rank::ALL[r] != Rank::Two || twos;
     if most < 16 {
         let mut slot = [0usize; 17];
         for (r, &a) in avails.iter().enumerate() {
@@ -1403,11 +1404,13 @@ fn set_templates(
     }
     if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
         // Then the first ranks with none (never the 2).
-        let none = (Rank::ALL.into_iter().zip(&avails).enumerate())
-            .filter(|&(r, (rank, &a))| a == 0 && rank != Rank::Two && taken(r));
+        let none = Rank::ALL
+            .into_iter()
+            .zip(&avails)
+            .filter(|&(rank, &a)| a == 0 && rank != Rank::Two);
         with.extend(
             none.take(set_count)
-                .map(|(_, (rank, _))| (Template::Set { rank }, 0)),
+                .map(|(rank, _)| (Template::Set { rank }, 0)),
         );
     }
 }
