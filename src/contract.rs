@@ -1369,39 +1369,16 @@ fn set_templates(
         );
         *avail = (0..4).map(|s| usize::from(counts[13 * s + r])).sum();
     }
-    // Most cards first, ties in rank order: a counting sort where counts are small (as in any
-    // deck of a few packs), its second pass without a branch on the count (a rank with none goes
-    // to a spare slot past the end).
-    let most = avails.iter().copied().max().unwrap_or(0);
-    // Every rank is taken but the 2 where twos are not natural in sets.
-    let taken = |r: usize| Rank::ALL[r] != Rank::Two || twos;
-    if most < 16 {
-        let mut slot = [0usize; 17];
-        for (r, &a) in avails.iter().enumerate() {
-            slot[a] += usize::from(taken(r));
-        }
-        let mut total = 0;
-        for a in (1..=most).rev() {
-            (slot[a], total) = (total, total + slot[a]);
-        }
-        slot[0] = total;
-        debug_assert!(with.is_empty());
-        with.resize(total + 1, (Template::Set { rank: Rank::Ace }, 0));
-        for (r, (rank, &a)) in Rank::ALL.into_iter().zip(&avails).enumerate() {
-            // A rank not taken goes to the spare slot too.
-            let a = if taken(r) { a } else { 0 };
-            with[slot[a]] = (Template::Set { rank }, a);
-            slot[a] += usize::from(a > 0);
-        }
-        with.truncate(total);
-    } else {
-        for (r, (rank, &a)) in Rank::ALL.into_iter().zip(&avails).enumerate() {
-            if taken(r) && a > 0 {
-                with.push((Template::Set { rank }, a));
-            }
-        }
-        with.sort_by_key(|(_, a)| std::cmp::Reverse(*a));
-    }
+    // Most cards first, ties in rank order; every rank is taken but the 2 where twos are not
+    // natural in sets.
+    let ranks = Rank::ALL.into_iter().zip(avails);
+    push_by_count(
+        ranks.map(|(rank, a)| {
+            let taken = rank != Rank::Two || twos;
+            (Template::Set { rank }, if taken { a } else { 0 })
+        }),
+        with,
+    );
     if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
         // Then the first ranks with none (never the 2).
         let none = Rank::ALL
@@ -1435,6 +1412,40 @@ fn place_cards(rank: Rank, suit: Option<Suit>) -> impl Iterator<Item = Card> + C
     suits.iter().map(move |&s| Card::new(rank, s))
 }
 
+/// Pushes the `items` (a template and how many naturals it holds) that hold one or more onto
+/// `out`, the most first and equal ones in the order given: a stable sort by count, made as a
+/// counting sort where every count is below `COUNTED` (as in a few packs, and on any line of
+/// places), by comparison otherwise. The counting sort's second pass has no branch on the
+/// count: an item with none goes to a spare slot past the end, then is dropped.
+fn push_by_count<I>(items: I, out: &mut Vec<(Template, usize)>)
+where
+    I: Iterator<Item = (Template, usize)> + Clone,
+{
+    const COUNTED: usize = 34;
+    let most = items.clone().map(|(_, a)| a).max().unwrap_or(0);
+    if most >= COUNTED {
+        let from = out.len();
+        out.extend(items.filter(|&(_, a)| a > 0));
+        out[from..].sort_by_key(|(_, a)| std::cmp::Reverse(*a));
+        return;
+    }
+    let mut slot = [0usize; COUNTED];
+    for (_, a) in items.clone() {
+        slot[a] += 1;
+    }
+    let mut end = out.len();
+    for a in (1..=most).rev() {
+        (slot[a], end) = (end, end + slot[a]);
+    }
+    slot[0] = end;
+    out.resize(end + 1, (Template::Set { rank: Rank::Ace }, 0));
+    for (t, a) in items {
+        out[slot[a]] = (t, a);
+        slot[a] += usize::from(a > 0);
+    }
+    out.truncate(end);
+}
+
 /// The run templates of each run size in the contract, into `out[size]` (`without` is scratch):
 /// the windows of each pool the hand can fill some place of naturally, most places first, then
 /// (where all-wild melds are allowed) one window of each pool it can fill none of.
@@ -1462,11 +1473,10 @@ fn run_templates(
         let with = &mut out[n];
         without.clear();
         // The places of each window the hand can fill naturally, per suit (at most `n`); then the
-        // templates with some, most first and otherwise in suit and start order (a counting sort).
+        // templates with some, most first and otherwise in suit and start order (`push_by_count`).
         // Places are the bits of a `u32`: a line has at most 32, so at most 33 windows.
         let windows = rules.windows(n);
         let mut avails = [[0u8; 33]; 4];
-        let mut most = 0u8;
         for (&suit, row) in suits.iter().zip(&mut avails) {
             let fillable = match suit {
                 Some(s) => natural[s as usize],
@@ -1475,43 +1485,17 @@ fn run_templates(
             let mut first_empty = true;
             for ((start, &w), slot) in windows.iter().enumerate().zip(row.iter_mut()) {
                 *slot = (fillable & w).count_ones() as u8;
-                most = most.max(*slot);
                 if *slot == 0 && first_empty {
                     first_empty = false;
                     without.push((Template::Run { suit, start }, 0));
                 }
             }
         }
-        // The counting sort's two passes, the second without a branch on the count: a window
-        // the hand fills none of is written to one spare slot past the end, then dropped.
-        let mut slot = [0usize; 34];
-        for row in &avails[..suits.len()] {
-            for &a in &row[..windows.len()] {
-                slot[usize::from(a)] += 1;
-            }
-        }
-        let mut total = 0;
-        for a in (1..=usize::from(most)).rev() {
-            (slot[a], total) = (total, total + slot[a]);
-        }
-        slot[0] = total;
-        debug_assert!(with.is_empty(), "one list per run size, made once");
-        let spare = (
-            Template::Run {
-                suit: None,
-                start: 0,
-            },
-            0,
-        );
-        with.resize(total + 1, spare);
-        for (&suit, row) in suits.iter().zip(&avails) {
-            for (start, &a) in row[..windows.len()].iter().enumerate() {
-                let a = usize::from(a);
-                with[slot[a]] = (Template::Run { suit, start }, a);
-                slot[a] += usize::from(a > 0);
-            }
-        }
-        with.truncate(total);
+        let windows_of = suits.iter().zip(&avails).flat_map(|(&suit, row)| {
+            let row = row[..windows.len()].iter().enumerate();
+            row.map(move |(start, &a)| (Template::Run { suit, start }, usize::from(a)))
+        });
+        push_by_count(windows_of, with);
         if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
             with.append(without);
         }
@@ -2274,9 +2258,9 @@ mod tests {
     /// The template lists as plain code makes them: the ranks (the windows of each suit, per
     /// run size) the hand fills some of naturally, stably sorted by how many, most first; then,
     /// where all-wild melds are allowed, the first ranks with none (one per set), and each suit's
-    /// first window with none. The counting sorts of `set_templates` and `run_templates` give
-    /// the same lists, for hands of one pack and of many (counts of a rank up to 40, past the
-    /// counting sort of sets), under readings that change which cards are natural and how
+    /// first window with none. `set_templates` and `run_templates` (`push_by_count`) give the
+    /// same lists, for hands of one pack and of many (counts of a rank up to 40, on both sides
+    /// of the counting sort's room), under readings that change which cards are natural and how
     /// suits pool.
     #[test]
     fn template_lists_are_the_stable_sort_by_naturals() {
@@ -2295,12 +2279,19 @@ mod tests {
         for rules in &rule_sets {
             let all_wild = rules.readings.all_wild_melds == reading::AllWildMelds::Allowed;
             for round in 0..400 {
-                // A few packs' worth at most for most hands; every fourth piles up one rank.
+                // A few packs' worth at most for most hands; every fourth piles up one rank; the
+                // first three hold 33, 34 and 35 cards of one rank and nothing else, either side
+                // of the counting sort's room.
                 let mut h = Counts::new();
-                for _ in 0..4 + rng.below(12) {
+                if round < 3 {
+                    for k in 0..33 + round {
+                        h.add(Card::new(Rank::Nine, Suit::ALL[k % 4]));
+                    }
+                }
+                for _ in 0..if round < 3 { 0 } else { 4 + rng.below(12) } {
                     h.add(Card::all().nth(rng.below(53) as usize).unwrap());
                 }
-                if round % 4 == 0 {
+                if round % 4 == 0 && round >= 3 {
                     let rank = Rank::ALL[rng.below(13) as usize];
                     for _ in 0..rng.below(40) {
                         h.add(Card::new(rank, Suit::ALL[rng.below(4) as usize]));
