@@ -41,19 +41,15 @@ impl Rng {
         let n = n.max(1);
         // A shuffle asks for every `n` up to the deck's size: for those, the limit and the
         // remainder come from `SMALL` without a division (the same numbers, `tests` below).
-        if let Some(d) = usize::try_from(n).ok().and_then(|i| SMALL.get(i)) {
-            loop {
-                let x = self.next_u64();
-                if x < d.limit {
-                    return x - d.quotient(x) * n;
-                }
-            }
-        }
-        let limit = u64::MAX - (u64::MAX % n);
+        let prepared = usize::try_from(n).ok().and_then(|i| SMALL.get(i));
+        let limit = prepared.map_or_else(|| u64::MAX - (u64::MAX % n), |d| d.limit);
         loop {
             let x = self.next_u64();
             if x < limit {
-                return x % n;
+                return match prepared {
+                    Some(d) => x - d.quotient(x) * n,
+                    None => x % n,
+                };
             }
         }
     }
