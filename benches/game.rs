@@ -1,10 +1,10 @@
 //! Whole games and the whole suite (issue 7's `game-greedy` and `replay-suite`), on the inputs of
-//! `push_rummy::bench`. `cargo bench --bench game`.
+//! `push_rummy::suite::bench`. `cargo bench --bench game`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use push_rummy::bench::{greedy_game, replay_suite};
 use push_rummy::rules::load;
-use push_rummy::scenario::find_scenarios;
+use push_rummy::suite::bench::{greedy_game, replay_suite};
+use push_rummy::suite::scenario::find_scenarios;
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// The same allocator as the `push-rummy` binary, so that these numbers match `push-rummy bench`.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: push_rummy::alloc::Mimalloc = push_rummy::alloc::Mimalloc;
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn bench(c: &mut Criterion) {
     let rules = Arc::new(load("push", &[]).unwrap().rules);

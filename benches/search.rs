@@ -1,16 +1,16 @@
-//! Meld and laydown search on the fixed-seed inputs of `push_rummy::bench` (issue 7's
+//! Meld and laydown search on the fixed-seed inputs of `push_rummy::suite::bench` (issue 7's
 //! `meld-check`, `meld-all`, `laydown-10/20/30`). `cargo bench --bench search`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use push_rummy::bench::{hands, laydown_op, melds};
-use push_rummy::meld::{self, Query};
+use push_rummy::oracle::meld::{self, Query};
 use push_rummy::rules::load;
+use push_rummy::suite::bench::{hands, laydown_op, melds};
 use std::hint::black_box;
 
 /// The same allocator as the `push-rummy` binary, so that these numbers match `push-rummy bench`.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: push_rummy::alloc::Mimalloc = push_rummy::alloc::Mimalloc;
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn bench(c: &mut Criterion) {
     let rules = load("push", &[]).unwrap().rules;

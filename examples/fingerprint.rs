@@ -13,9 +13,9 @@
 //! The hash is the standard library's `DefaultHasher`, stable for one toolchain only: compare
 //! builds made by the same compiler.
 
-use push_rummy::bots::{self, Bot};
-use push_rummy::disputes::DisputeId;
-use push_rummy::game::Game;
+use push_rummy::engine::bots::{self, Bot};
+use push_rummy::engine::game::Game;
+use push_rummy::rules::disputes::DisputeId;
 use push_rummy::rules::{BUILT_IN, Rules, load};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};

@@ -3,10 +3,10 @@
 //! per cell (default 2,000). Prints a markdown table of mean and worst times.
 //! `cargo run --release --example laydown_growth [N]`.
 
-use push_rummy::bench::hands_with_wilds;
-use push_rummy::card::format_cards;
-use push_rummy::contract;
+use push_rummy::base::card::format_cards;
+use push_rummy::oracle::contract;
 use push_rummy::rules::load;
+use push_rummy::suite::bench::hands_with_wilds;
 use std::time::{Duration, Instant};
 
 fn main() {

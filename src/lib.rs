@@ -20,7 +20,7 @@
 //! # Load the rules and check a meld
 //!
 //! ```
-//! use push_rummy::{card, meld, rules};
+//! use push_rummy::{base::card, oracle::meld, rules};
 //!
 //! let push = rules::load("push", &[])?.rules;
 //! // 9♣ JK 10♣ JK Q♣: the two jokers can make 8–Q or 9–K.
@@ -38,7 +38,7 @@
 //! # Pick a reading of a dispute
 //!
 //! ```
-//! use push_rummy::{card::Card, disputes::DisputeId, rules};
+//! use push_rummy::{base::card::Card, rules::disputes::DisputeId, rules};
 //!
 //! let two_penalty = DisputeId::from_id("two-penalty-value").unwrap();
 //! let push = rules::load("push", &[])?.rules;
@@ -52,7 +52,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use push_rummy::game::{Action, Game, Reason};
+//! use push_rummy::engine::game::{Action, Game, Reason};
 //!
 //! let rules = Arc::new(push_rummy::rules::load("push", &[])?.rules);
 //! // Four players, dealer 0, the pack shuffled from seed 7.
@@ -75,7 +75,7 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use push_rummy::{scenario, transcript};
+//! use push_rummy::{suite::scenario, suite::transcript};
 //!
 //! let text = r#"
 //! title: Discarding before the draw is refused
@@ -94,31 +94,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod action_text;
-#[cfg(feature = "mimalloc")]
-pub mod alloc;
-pub mod bench;
-pub mod bots;
-pub mod card;
-pub mod conform;
-pub mod contract;
-pub mod diag;
-pub mod disputes;
-pub mod explain;
-pub mod game;
-pub mod legal;
-pub mod meld;
-#[doc(hidden)]
-pub mod meld_reference;
-pub mod observe;
-pub mod position;
-pub mod protocol;
-pub mod rng;
+// The layers, bottom up: each imports only those before it (ARCHITECTURE.md, "Code map").
+pub mod base;
+pub mod engine;
+pub mod help;
+pub mod oracle;
 pub mod rules;
-pub mod scenario;
-pub mod schema;
-pub mod settle;
-pub mod spec;
-pub mod term;
-pub mod transcript;
-pub mod yaml;
+pub mod suite;
+
+pub use base::card::{Card, CardList, Counts, Rank, Suit};
+pub use engine::game::{Action, Event, Game, Illegal, Reason};
+pub use rules::disputes::DisputeId;
+pub use rules::{Rules, load};

@@ -2,13 +2,13 @@
 //! found; 1 understood but negative; 2 bad input.
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use push_rummy::card::{Card, Counts};
-use push_rummy::contract;
-use push_rummy::disputes::DisputeId;
-use push_rummy::meld::{self, Interpretation, Query, Target};
+use push_rummy::base::card::{Card, Counts};
+use push_rummy::oracle::contract;
+use push_rummy::oracle::meld::{self, Interpretation, Query, Target};
+use push_rummy::rules::disputes::DisputeId;
+use push_rummy::rules::spec::MeldKind;
 use push_rummy::rules::{self, BUILT_IN, Loaded};
-use push_rummy::settle;
-use push_rummy::spec::MeldKind;
+use push_rummy::suite::settle;
 use serde_json::{Value, json};
 
 /// The allocator of the `push-rummy` binary (ARCHITECTURE.md, "Dependencies"): the engine makes
@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 /// system's (docs/PERFORMANCE.md). The library itself leaves the choice to its users.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: push_rummy::alloc::Mimalloc = push_rummy::alloc::Mimalloc;
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::io::Write as _;
 use std::process::ExitCode;
 
@@ -83,14 +83,14 @@ enum ColorArg {
 }
 
 /// How text for people is drawn on stdout (`--color`, `NO_COLOR`, a terminal or not).
-fn look(common: &Common) -> push_rummy::term::Look {
+fn look(common: &Common) -> push_rummy::help::term::Look {
     use std::io::IsTerminal;
     look_on(common, std::io::stdout().is_terminal())
 }
 
 /// How text for people is drawn on a stream that is a terminal or not.
-fn look_on(common: &Common, is_terminal: bool) -> push_rummy::term::Look {
-    use push_rummy::term::{Look, When};
+fn look_on(common: &Common, is_terminal: bool) -> push_rummy::help::term::Look {
+    use push_rummy::help::term::{Look, When};
     let when = match common.color {
         ColorArg::Auto => When::Auto,
         ColorArg::Always => When::Always,
@@ -436,7 +436,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
 }
 
 fn bench_cmd(common: &Common, workloads: &[String], seconds: f64) -> Result<u8, Failure> {
-    use push_rummy::bench;
+    use push_rummy::suite::bench;
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
         return Err(bad_input(format!(
             "--seconds {seconds}: give a number of seconds between 0 and 3600"
@@ -577,7 +577,7 @@ fn rules_cmd(common: &Common, action: RulesAction) -> Result<u8, Failure> {
             let loaded = load_rules(common, name.as_deref().unwrap_or(&common.rules))?;
             if common.json {
                 let mut rules = serde_json::Map::new();
-                for def in push_rummy::spec::rule_defs() {
+                for def in push_rummy::rules::spec::rule_defs() {
                     if let Some(e) = loaded.raw.get(&def.path) {
                         rules.insert(def.path.clone(), leaf_json(&e.value));
                     }
@@ -623,8 +623,8 @@ fn rules_cmd(common: &Common, action: RulesAction) -> Result<u8, Failure> {
         RulesAction::Diff { a, b } => {
             let (la, lb) = (load_rules(common, &a)?, load_rules(common, &b)?);
             let mut diffs = Vec::new();
-            for def in push_rummy::spec::rule_defs() {
-                if push_rummy::spec::META.contains(&def.path.as_str()) {
+            for def in push_rummy::rules::spec::rule_defs() {
+                if push_rummy::rules::spec::META.contains(&def.path.as_str()) {
                     continue;
                 }
                 let va = la.raw.get(&def.path).map(|e| leaf_json(&e.value));
@@ -657,7 +657,7 @@ fn rules_cmd(common: &Common, action: RulesAction) -> Result<u8, Failure> {
                 let text = |l: &Loaded, path: &str| {
                     l.raw.get(path).map_or_else(
                         || "(unset)".to_string(),
-                        |e| push_rummy::spec::Leaf::text(&e.value),
+                        |e| push_rummy::rules::spec::Leaf::text(&e.value),
                     )
                 };
                 for d in &diffs {
@@ -674,8 +674,8 @@ fn rules_cmd(common: &Common, action: RulesAction) -> Result<u8, Failure> {
     }
 }
 
-fn leaf_json(l: &push_rummy::spec::Leaf) -> Value {
-    use push_rummy::spec::Leaf;
+fn leaf_json(l: &push_rummy::rules::spec::Leaf) -> Value {
+    use push_rummy::rules::spec::Leaf;
     match l {
         Leaf::Text(s) | Leaf::Choice(s) => json!(s),
         Leaf::Int(n) => json!(n),
@@ -707,25 +707,27 @@ fn parse_meld_args(args: &[String]) -> Result<Query, Failure> {
                 Some((c, t)) => (c, Some(t)),
                 None => (tok, None),
             };
-            let card: Card = card
-                .parse()
-                .map_err(|e: push_rummy::card::CardParseError| {
-                    // Name the whole word where the card is only part of it (`=10H`).
-                    if decl.is_some() {
-                        bad_input(format!("in `{tok}`: {e}"))
-                    } else {
-                        bad_input(e.to_string())
-                    }
-                })?;
+            let card: Card =
+                card.parse()
+                    .map_err(|e: push_rummy::base::card::CardParseError| {
+                        // Name the whole word where the card is only part of it (`=10H`).
+                        if decl.is_some() {
+                            bad_input(format!("in `{tok}`: {e}"))
+                        } else {
+                            bad_input(e.to_string())
+                        }
+                    })?;
             if let Some(t) = decl {
                 if !card.is_joker() && !card.is_two() {
                     return Err(bad_input(format!(
                         "`{tok}`: only a wild card (a joker or a 2) can be declared to stand for another card"
                     )));
                 }
-                let target: Target = t.parse().map_err(|e: push_rummy::card::CardParseError| {
-                    bad_input(format!("in the declaration `{tok}`: {e}"))
-                })?;
+                let target: Target =
+                    t.parse()
+                        .map_err(|e: push_rummy::base::card::CardParseError| {
+                            bad_input(format!("in the declaration `{tok}`: {e}"))
+                        })?;
                 q.declared.push((card, target));
             }
             q.cards.push(card);
@@ -738,11 +740,11 @@ fn parse_meld_args(args: &[String]) -> Result<Query, Failure> {
 fn pack_problem(rules: &push_rummy::rules::Rules, cards: &[Card]) -> Option<String> {
     let (decks, jokers) = rules.pack(rules.players.1);
     // Counted here in full: a `Counts` holds at most 255 of a card.
-    let mut counts = [0usize; push_rummy::card::KINDS];
+    let mut counts = [0usize; push_rummy::base::card::KINDS];
     for c in cards {
         counts[c.index()] += 1;
     }
-    for c in push_rummy::card::cards_in(cards.iter().fold(0u64, |m, c| m | 1 << c.index())) {
+    for c in push_rummy::base::card::cards_in(cards.iter().fold(0u64, |m, c| m | 1 << c.index())) {
         let k = counts[c.index()];
         let have = usize::from(if c.is_joker() { jokers } else { decks });
         if k > have {
@@ -1045,8 +1047,8 @@ struct Summary {
 }
 
 impl Summary {
-    fn add(&mut self, p: &push_rummy::bots::Played) {
-        use push_rummy::game::HandEnd;
+    fn add(&mut self, p: &push_rummy::engine::bots::Played) {
+        use push_rummy::engine::game::HandEnd;
         let g = &p.game;
         if self.wins.len() < g.totals.len() {
             self.wins.resize(g.totals.len(), 0);
@@ -1098,8 +1100,8 @@ fn play_cmd(
     games: u64,
     jobs: usize,
 ) -> Result<u8, Failure> {
-    use push_rummy::bots::{self as b, Bot};
-    use push_rummy::game::Game;
+    use push_rummy::engine::bots::{self as b, Bot};
+    use push_rummy::engine::game::Game;
     use std::io::IsTerminal;
     use std::sync::atomic::{AtomicU64, Ordering};
     let loaded = load_rules(common, &common.rules)?;
@@ -1219,13 +1221,13 @@ fn play_cmd(
 /// play that ends each deal, and the result. The game is played again from `start` with the
 /// recorded actions (the engine is deterministic), to see the table on the way.
 fn print_game(
-    look: &push_rummy::term::Look,
-    start: push_rummy::game::Game,
-    p: &push_rummy::bots::Played,
+    look: &push_rummy::help::term::Look,
+    start: push_rummy::engine::game::Game,
+    p: &push_rummy::engine::bots::Played,
 ) -> Result<(), Failure> {
-    use push_rummy::game::Event;
-    use push_rummy::term::table_view;
-    use push_rummy::transcript::state;
+    use push_rummy::engine::game::Event;
+    use push_rummy::help::term::table_view;
+    use push_rummy::suite::transcript::state;
     let mut g = start;
     out_raw!(
         "{}",
@@ -1267,9 +1269,9 @@ fn print_game(
 
 /// One event of a played game for people: the transcript's wording, deals and the end of the game
 /// set off.
-fn event_text(e: &push_rummy::game::Event) -> String {
-    use push_rummy::game::Event as E;
-    let text = push_rummy::transcript::event_text(e);
+fn event_text(e: &push_rummy::engine::game::Event) -> String {
+    use push_rummy::engine::game::Event as E;
+    let text = push_rummy::suite::transcript::event_text(e);
     match e {
         E::Dealt { .. } | E::GameEnded { .. } => format!("— {text}"),
         _ => format!("  {text}"),
@@ -1277,7 +1279,7 @@ fn event_text(e: &push_rummy::game::Event) -> String {
 }
 
 fn disputes_cmd(common: &Common, action: DisputesAction) -> Result<u8, Failure> {
-    use push_rummy::disputes::register;
+    use push_rummy::rules::disputes::register;
     let reg = register::get();
     match action {
         DisputesAction::List => {
@@ -1414,7 +1416,7 @@ fn disputes_cmd(common: &Common, action: DisputesAction) -> Result<u8, Failure> 
 fn dispute_arg(id: &str) -> Result<DisputeId, Failure> {
     DisputeId::from_id(id).ok_or_else(|| {
         let ids: Vec<&str> = DisputeId::ALL.iter().map(|d| d.id()).collect();
-        let hint = match push_rummy::diag::did_you_mean(id, ids.iter().copied()) {
+        let hint = match push_rummy::base::diag::did_you_mean(id, ids.iter().copied()) {
             Some(m) => format!(" (did you mean `{m}`?)"),
             None => String::new(),
         };
@@ -1455,8 +1457,8 @@ fn print_settlement(s: &settle::Settlement) {
 
 /// `replay`: one scenario's transcript, or `--check` / `--bless` over files and directories.
 fn replay_cmd(common: &Common, paths: &[String], check: bool, bless: bool) -> Result<u8, Failure> {
-    use push_rummy::scenario;
-    use push_rummy::transcript::{self, Replay};
+    use push_rummy::suite::scenario;
+    use push_rummy::suite::transcript::{self, Replay};
     let extra = readings(common)?;
     let mut files = Vec::new();
     for p in paths {
@@ -1609,12 +1611,12 @@ fn serve_cmd(common: &Common) -> Result<u8, Failure> {
     } else {
         None
     };
-    let mut server = push_rummy::protocol::Server::new(r, fixed);
+    let mut server = push_rummy::suite::protocol::Server::new(r, fixed);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut output = stdout.lock();
-    match push_rummy::protocol::serve(&mut server, &mut input, &mut output) {
+    match push_rummy::suite::protocol::serve(&mut server, &mut input, &mut output) {
         Ok(()) => Ok(0),
         // The harness went away: nothing more to say.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
@@ -1645,12 +1647,12 @@ struct ConformArgs {
     #[arg(long, default_value = ".")]
     out: String,
     /// Milliseconds to wait for each reply of the implementation.
-    #[arg(long, default_value_t = push_rummy::protocol::DEFAULT_TIMEOUT_MS)]
+    #[arg(long, default_value_t = push_rummy::suite::protocol::DEFAULT_TIMEOUT_MS)]
     timeout: u64,
 }
 
 fn conform_cmd(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
-    use push_rummy::conform::{self, ImplSpec, Options, Verdict};
+    use push_rummy::suite::conform::{self, ImplSpec, Options, Verdict};
     let imp = match &a.implementation {
         Some(c) => ImplSpec::parse_command(c).map_err(bad_input)?,
         None => ImplSpec::BuiltIn,
@@ -1818,7 +1820,7 @@ fn conform_cmd(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
     }
     if common.json {
         let mut v = serde_json::to_value(&report).unwrap_or_default();
-        v["protocol"] = json!(push_rummy::protocol::VERSION);
+        v["protocol"] = json!(push_rummy::suite::protocol::VERSION);
         v["summary"] = json!(conform::summary(&report));
         out!("{}", pretty_json(&v));
     } else {
@@ -1850,10 +1852,10 @@ fn conform_cmd(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
 
 fn schema_cmd(kind: SchemaKind) -> Result<u8, Failure> {
     let schema = match kind {
-        SchemaKind::Rules => push_rummy::schema::rules(),
-        SchemaKind::Scenario => push_rummy::schema::scenario(),
+        SchemaKind::Rules => push_rummy::help::schema::rules(),
+        SchemaKind::Scenario => push_rummy::help::schema::scenario(),
     };
-    out_raw!("{}", push_rummy::schema::text(&schema));
+    out_raw!("{}", push_rummy::help::schema::text(&schema));
     Ok(0)
 }
 
@@ -1889,7 +1891,7 @@ fn explain_cmd(common: &Common, word: &str, suite: Option<String>) -> Result<u8,
     }
     let dir = suite.unwrap_or_else(suite_dir);
     let path = std::path::Path::new(&dir);
-    match push_rummy::explain::explain(word, path.is_dir().then_some(path)) {
+    match push_rummy::help::explain::explain(word, path.is_dir().then_some(path)) {
         Ok(e) => {
             if common.json {
                 out!("{}", pretty_json(&json!(e)));
@@ -1903,7 +1905,7 @@ fn explain_cmd(common: &Common, word: &str, suite: Option<String>) -> Result<u8,
             json: json!({ "error": u.to_string(), "word": u.word, "suggestion": u.suggestion }),
             text: format!(
                 "{u}\n  = hint: the reason codes are {}; `push-rummy disputes` lists the disputes, `push-rummy rules show` the rules",
-                push_rummy::game::Reason::ALL
+                push_rummy::engine::game::Reason::ALL
                     .iter()
                     .map(|r| r.code())
                     .collect::<Vec<_>>()

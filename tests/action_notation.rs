@@ -3,11 +3,11 @@
 //! declarations of wilds as cards or ranks, joins), and again in lower case.
 
 use proptest::prelude::*;
-use push_rummy::action_text::parse_action;
-use push_rummy::card::{Card, Rank, Suit};
-use push_rummy::game::{Action, MeldSpec};
-use push_rummy::meld::Target;
-use push_rummy::spec::MeldKind;
+use push_rummy::base::card::{Card, Rank, Suit};
+use push_rummy::engine::action_text::parse_action;
+use push_rummy::engine::game::{Action, MeldSpec};
+use push_rummy::oracle::meld::Target;
+use push_rummy::rules::spec::MeldKind;
 
 fn card() -> impl Strategy<Value = Card> {
     (0usize..53).prop_map(|i| Card::from_index(i).expect("below 53"))

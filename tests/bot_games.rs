@@ -6,8 +6,8 @@
 //!
 //! A file of its own: insta's snapshots in one test binary, apart from the others.
 
-use push_rummy::bots::{self, Bot};
-use push_rummy::game::Game;
+use push_rummy::engine::bots::{self, Bot};
+use push_rummy::engine::game::Game;
 use push_rummy::rules::load;
 use std::fmt::Write;
 use std::sync::Arc;

@@ -1,9 +1,9 @@
 //! Every rule written in a shipped rules file cites its sources (000–003) or says `unsourced`
 //! (issue 2), and the built-in games give every dispute a reading of their own.
 
-use push_rummy::diag::Diagnostic;
-use push_rummy::spec::{META, Ty, decode, rule_defs};
-use push_rummy::yaml;
+use push_rummy::base::diag::Diagnostic;
+use push_rummy::base::yaml;
+use push_rummy::rules::spec::{META, Ty, decode, rule_defs};
 
 fn shipped() -> Vec<String> {
     let root = env!("CARGO_MANIFEST_DIR");

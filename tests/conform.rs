@@ -6,7 +6,7 @@
 //! errored and the harness goes on.
 
 mod common;
-use push_rummy::scenario;
+use push_rummy::suite::scenario;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -328,12 +328,12 @@ fn serve_answers_every_message_and_survives_bad_lines() {
         .expect("serve starts");
     let s =
         scenario::load(&root().join("conformance/push/push-to-the-left.yaml"), &[]).expect("loads");
-    let start = push_rummy::protocol::start_message(&s.rules, &s.game);
+    let start = push_rummy::suite::protocol::start_message(&s.rules, &s.game);
     let lines = [
         r#"{"type":"state"}"#.to_string(),
         r#"{"type":"hello","protocol":1}"#.to_string(),
         "not json".to_string(),
-        "x".repeat(push_rummy::protocol::MAX_LINE + 10),
+        "x".repeat(push_rummy::suite::protocol::MAX_LINE + 10),
         start.to_string(),
         r#"{"type":"apply","seat":1,"action":"push"}"#.to_string(),
         r#"{"type":"apply","seat":1,"action":"push"}"#.to_string(),
@@ -391,7 +391,7 @@ fn serve_answers_every_message_and_survives_bad_lines() {
 /// lay-off is there.
 #[test]
 fn legal_lists_every_action_but_new_melds_and_longer_lay_offs() {
-    use push_rummy::protocol::{Server, compared_legal, start_message};
+    use push_rummy::suite::protocol::{Server, compared_legal, start_message};
     let s = scenario::load(
         &root().join("conformance/contracts/contract-with-wilds-and-lay-offs-same-turn.yaml"),
         &[],
@@ -446,15 +446,15 @@ fn legal_lists_every_action_but_new_melds_and_longer_lay_offs() {
 /// are runs of those cards too.
 #[test]
 fn a_start_message_keeps_the_readings_of_a_floating_meld() {
-    use push_rummy::disputes::DisputeId;
-    use push_rummy::game::{Game, MeldSpec, Stage};
-    use push_rummy::position::{Position, Rest};
-    use push_rummy::protocol::{game_from_start, start_message, table_meld_spec};
-    use push_rummy::transcript::reading_text;
+    use push_rummy::engine::game::{Game, MeldSpec, Stage};
+    use push_rummy::engine::position::{Position, Rest};
+    use push_rummy::rules::disputes::DisputeId;
+    use push_rummy::suite::protocol::{game_from_start, start_message, table_meld_spec};
+    use push_rummy::suite::transcript::reading_text;
     use std::sync::Arc;
     let never = DisputeId::from_id("wild-declaration").expect("a dispute");
     let loaded = push_rummy::rules::load("push", &[(never, "never".to_string())]).expect("loads");
-    let cards = |s: &str| push_rummy::card::parse_cards(s).expect("cards");
+    let cards = |s: &str| push_rummy::base::card::parse_cards(s).expect("cards");
     let start = first_deal_of_four();
     let pos = Position {
         hands: vec![cards("KC"), cards("6H JK QD"), cards("KD"), cards("KS")],
@@ -481,16 +481,22 @@ fn a_start_message_keeps_the_readings_of_a_floating_meld() {
     let back = game_from_start(&loaded, &start_message(&loaded, &g)).expect("starts");
     assert_eq!(texts(&back), texts(&g));
     let six = cards("6H")[0];
-    g.apply(1, &push_rummy::game::Action::plain_lay_off(0, six, None))
-        .expect("6H extends the run 3-5");
+    g.apply(
+        1,
+        &push_rummy::engine::game::Action::plain_lay_off(0, six, None),
+    )
+    .expect("6H extends the run 3-5");
     assert_eq!(texts(&g).len(), 1, "{:?}", texts(&g));
     let joker = cards("JK")[0];
-    g.apply(1, &push_rummy::game::Action::plain_lay_off(0, joker, None))
-        .expect("a floating joker at either end");
+    g.apply(
+        1,
+        &push_rummy::engine::game::Action::plain_lay_off(0, joker, None),
+    )
+    .expect("a floating joker at either end");
     assert_eq!(texts(&g).len(), 2, "{:?}", texts(&g));
-    let all = push_rummy::meld::interpret(
+    let all = push_rummy::oracle::meld::interpret(
         &g.rules,
-        &push_rummy::meld::Query {
+        &push_rummy::oracle::meld::Query {
             cards: g.deal.table[0].cards.clone(),
             ..Default::default()
         },
@@ -514,7 +520,7 @@ fn a_start_message_keeps_the_readings_of_a_floating_meld() {
 /// against bash itself, which prints the words it makes of the same text.
 #[test]
 fn impl_commands_split_into_words_as_bash_splits_them() {
-    use push_rummy::conform::ImplSpec;
+    use push_rummy::suite::conform::ImplSpec;
     let cases = [
         r#"./engine --flag value"#,
         r#"  spaced   out  "#,
@@ -549,11 +555,11 @@ fn impl_commands_split_into_words_as_bash_splits_them() {
 /// shrinks a divergence. A taken card that is neither in that hand nor on the table is refused.
 #[test]
 fn a_taken_card_may_already_be_in_a_meld() {
-    use push_rummy::game::{Game, MeldSpec, Stage};
-    use push_rummy::position::{Place, Position, Rest};
+    use push_rummy::engine::game::{Game, MeldSpec, Stage};
+    use push_rummy::engine::position::{Place, Position, Rest};
     use std::sync::Arc;
     let rules = Arc::new(push_rummy::rules::load("push", &[]).expect("loads").rules);
-    let cards = |s: &str| push_rummy::card::parse_cards(s).expect("cards");
+    let cards = |s: &str| push_rummy::base::card::parse_cards(s).expect("cards");
     let start = first_deal_of_four();
     let pos = |taken: &str| Position {
         hands: vec![cards("KC"), cards("4C"), cards("KD"), cards("KS")],
@@ -581,8 +587,8 @@ fn a_taken_card_may_already_be_in_a_meld() {
 
 /// Four players, dealer 0, the first deal, the generator seeded 1: the start of the hand-built
 /// positions above.
-fn first_deal_of_four() -> push_rummy::position::Start {
-    push_rummy::position::Start {
+fn first_deal_of_four() -> push_rummy::engine::position::Start {
+    push_rummy::engine::position::Start {
         players: 4,
         dealer: 0,
         round: 0,

@@ -1,7 +1,7 @@
 //! conformance/README.md promises facts other implementations rely on; check them against the code.
 
-use push_rummy::game::{Reason, pack};
-use push_rummy::rng::Rng;
+use push_rummy::base::rng::Rng;
+use push_rummy::engine::game::{Reason, pack};
 use push_rummy::rules::load;
 
 fn doc() -> String {

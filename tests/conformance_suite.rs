@@ -6,7 +6,7 @@
 //! does otherwise: each must still fail (when one passes, the engine was fixed: move it to its
 //! topic). Own test binary: its snapshots live next to the scenarios, not in `tests/snapshots/`.
 
-use push_rummy::{scenario, transcript};
+use push_rummy::{suite::scenario, suite::transcript};
 use std::path::Path;
 
 #[test]

@@ -2,8 +2,8 @@
 //! `disputes affecting` names the disputes that decide 001's worked example, and `rules diff`
 //! names the readings two rule sets differ in.
 
-use push_rummy::disputes::DisputeId;
-use push_rummy::settle;
+use push_rummy::rules::disputes::DisputeId;
+use push_rummy::suite::settle;
 use std::path::{Path, PathBuf};
 
 fn suite() -> PathBuf {
@@ -162,7 +162,7 @@ fn rules_diff_names_the_readings_that_differ() {
 
 #[test]
 fn the_coverage_report_finds_every_reading_told_apart() {
-    let (cov, invalid) = push_rummy::conform::coverage(&suite()).unwrap();
+    let (cov, invalid) = push_rummy::suite::conform::coverage(&suite()).unwrap();
     assert!(invalid.is_empty(), "{invalid:?}");
     assert!(cov.untold_readings.is_empty(), "{:?}", cov.untold_readings);
     assert!(

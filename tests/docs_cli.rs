@@ -97,8 +97,8 @@ fn the_man_page_is_roff_and_names_every_subcommand_and_option() {
 #[test]
 fn schema_prints_what_is_shipped() {
     for (kind, file) in [
-        ("rules", push_rummy::schema::RULES_SCHEMA_FILE),
-        ("scenario", push_rummy::schema::SCENARIO_SCHEMA_FILE),
+        ("rules", push_rummy::help::schema::RULES_SCHEMA_FILE),
+        ("scenario", push_rummy::help::schema::SCENARIO_SCHEMA_FILE),
     ] {
         let o = run(0, &["schema", kind]);
         let shipped = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
@@ -111,8 +111,8 @@ fn schema_prints_what_is_shipped() {
 
 #[test]
 fn explain_knows_every_reason_code_and_every_dispute_with_its_sources() {
-    let register = push_rummy::disputes::register::get();
-    for r in push_rummy::game::Reason::ALL {
+    let register = push_rummy::rules::disputes::register::get();
+    for r in push_rummy::engine::game::Reason::ALL {
         let o = json(&run(0, &["--json", "explain", r.code()]));
         assert_eq!(o["kind"], "reason code");
         assert_eq!(o["id"], r.code());
@@ -159,7 +159,9 @@ fn explain_knows_every_reason_code_and_every_dispute_with_its_sources() {
 fn explain_lists_the_scenarios_that_expect_a_reason_code() {
     // Count the scenarios that expect `must-draw-first` by reading them here.
     let mut want = 0;
-    for f in push_rummy::scenario::find_scenarios(&Path::new(ROOT).join("conformance")).unwrap() {
+    for f in
+        push_rummy::suite::scenario::find_scenarios(&Path::new(ROOT).join("conformance")).unwrap()
+    {
         let s = std::fs::read_to_string(&f).unwrap();
         if s.contains("rejected: must-draw-first") {
             want += 1;
@@ -199,7 +201,9 @@ fn explain_a_rule_cites_the_built_in_games_and_lists_its_scenarios() {
         }
     }
     let mut want = 0;
-    for f in push_rummy::scenario::find_scenarios(&Path::new(ROOT).join("conformance")).unwrap() {
+    for f in
+        push_rummy::suite::scenario::find_scenarios(&Path::new(ROOT).join("conformance")).unwrap()
+    {
         let s = std::fs::read_to_string(&f).unwrap();
         let exercised = s
             .lines()
@@ -236,7 +240,7 @@ fn explain_an_unknown_word_is_bad_input_with_a_suggestion() {
 
 /// The canonical text with suits as symbols: what a terminal shows, colours aside.
 fn with_symbols(text: &str) -> String {
-    push_rummy::term::Look {
+    push_rummy::help::term::Look {
         symbols: true,
         color: false,
     }
@@ -251,14 +255,14 @@ fn replay_is_plain_in_a_pipe_and_coloured_with_symbols_when_asked() {
     let plain = run(0, &["replay", SCENARIO]).stdout;
     let golden =
         std::fs::read_to_string(Path::new(ROOT).join(SCENARIO.replace(".yaml", ".snap"))).unwrap();
-    let golden = push_rummy::transcript::golden_contents(&golden).unwrap();
+    let golden = push_rummy::suite::transcript::golden_contents(&golden).unwrap();
     assert_eq!(plain.trim_end(), golden);
     assert!(!plain.contains('\u{1b}') && !plain.contains('♥'));
     // --color always: colour and symbols, and nothing else changes.
     let coloured = run(0, &["--color", "always", "replay", SCENARIO]).stdout;
     assert!(coloured.contains("\u{1b}["), "no colour");
     assert_eq!(
-        push_rummy::term::strip_ansi(&coloured),
+        push_rummy::help::term::strip_ansi(&coloured),
         with_symbols(&plain)
     );
     assert!(with_symbols(&plain).contains("8♥"));
@@ -337,7 +341,10 @@ fn play_draws_the_table_of_every_deal_and_json_is_unchanged() {
     // Plain in a pipe.
     assert!(!text.contains('\u{1b}'));
     let coloured = run(0, &["--color", "always", "play", "--seed", "5"]).stdout;
-    assert_eq!(push_rummy::term::strip_ansi(&coloured), with_symbols(&text));
+    assert_eq!(
+        push_rummy::help::term::strip_ansi(&coloured),
+        with_symbols(&text)
+    );
 }
 
 #[test]

@@ -10,15 +10,15 @@
 
 mod common;
 use common::rejected;
-use push_rummy::card::{Card, Counts, parse_cards};
-use push_rummy::disputes::DisputeId;
-use push_rummy::disputes::reading::WildDeclaration;
-use push_rummy::game::{
+use push_rummy::base::card::{Card, Counts, parse_cards};
+use push_rummy::engine::game::{
     Action, Event, Game, HandEnd, HandResult, MeldSpec, Progress, Reason, Stage, TableMeld, pack,
 };
-use push_rummy::meld::{self, Query, Target};
+use push_rummy::oracle::meld::{self, Query, Target};
+use push_rummy::rules::disputes::DisputeId;
+use push_rummy::rules::disputes::reading::WildDeclaration;
+use push_rummy::rules::spec::MeldKind;
 use push_rummy::rules::{Rules, load, load_text};
-use push_rummy::spec::MeldKind;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -658,7 +658,7 @@ fn a_meld_candidate_applies_as_in_a_copy_that_remembers_nothing() {
             let rules = Arc::clone(&g.rules);
             let a = g
                 .meld_candidate(0, &mut |c, h| {
-                    push_rummy::contract::laydown(&rules, c, h).map(std::rc::Rc::new)
+                    push_rummy::oracle::contract::laydown(&rules, c, h).map(std::rc::Rc::new)
                 })
                 .expect("two sets");
             let mut copy = g.clone();

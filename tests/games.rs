@@ -8,10 +8,10 @@
 //!
 //! One test per rule set, so the harness spreads them over the cores.
 
-use push_rummy::bots::{self, Bot};
-use push_rummy::disputes::DisputeId;
-use push_rummy::game::{Event, Game};
-use push_rummy::rng::Rng;
+use push_rummy::base::rng::Rng;
+use push_rummy::engine::bots::{self, Bot};
+use push_rummy::engine::game::{Event, Game};
+use push_rummy::rules::disputes::DisputeId;
 use push_rummy::rules::{BUILT_IN, Rules, load};
 use std::sync::Arc;
 

@@ -514,9 +514,12 @@ fn serve_answers_a_line_that_never_ends_and_carries_on() {
 #[test]
 fn serve_refuses_a_thousand_wild_meld_at_once() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let s = push_rummy::scenario::load(&root.join("conformance/push/push-to-the-left.yaml"), &[])
-        .expect("loads");
-    let start = push_rummy::protocol::start_message(&s.rules, &s.game);
+    let s = push_rummy::suite::scenario::load(
+        &root.join("conformance/push/push-to-the-left.yaml"),
+        &[],
+    )
+    .expect("loads");
+    let start = push_rummy::suite::protocol::start_message(&s.rules, &s.game);
     let seat = s.game.turn();
     let jokers = vec!["JK"; 1000].join(" ");
     let input = format!(

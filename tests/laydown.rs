@@ -2,12 +2,12 @@
 //! of the contract's sizes out of the hand and check them with `contract::check` (issue 2).
 
 use proptest::prelude::*;
-use push_rummy::card::{Card, Counts, Rank, Suit};
-use push_rummy::contract;
-use push_rummy::disputes::DisputeId;
-use push_rummy::meld::{self, Query};
+use push_rummy::base::card::{Card, Counts, Rank, Suit};
+use push_rummy::oracle::contract;
+use push_rummy::oracle::meld::{self, Query};
+use push_rummy::rules::disputes::DisputeId;
+use push_rummy::rules::spec::{Component, MeldKind};
 use push_rummy::rules::{Rules, load};
-use push_rummy::spec::{Component, MeldKind};
 
 const SWITCHES: &[(DisputeId, &[&str])] = &[
     (DisputeId::SetDuplicateSuits, &["forbidden", "allowed"]),

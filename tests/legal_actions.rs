@@ -4,13 +4,13 @@
 //! outcome (the same game afterwards, up to the order of the new melds on the table).
 
 use proptest::prelude::*;
-use push_rummy::bots::{self, Bot};
-use push_rummy::card::{Card, KINDS};
-use push_rummy::disputes::DisputeId;
-use push_rummy::disputes::reading::RescuedWildFate;
-use push_rummy::game::{Action, Event, Game, MeldSpec};
-use push_rummy::meld::{self, Query, Target};
-use push_rummy::rng::Rng;
+use push_rummy::base::card::{Card, KINDS};
+use push_rummy::base::rng::Rng;
+use push_rummy::engine::bots::{self, Bot};
+use push_rummy::engine::game::{Action, Event, Game, MeldSpec};
+use push_rummy::oracle::meld::{self, Query, Target};
+use push_rummy::rules::disputes::DisputeId;
+use push_rummy::rules::disputes::reading::RescuedWildFate;
 use push_rummy::rules::load;
 use std::sync::Arc;
 
@@ -50,7 +50,7 @@ fn game_at(seed: u64, steps: usize, picks: &[usize]) -> Game {
     let mut rng = Rng::new(seed);
     // Play `steps` actions, then on to a turn in its play stage (where lay-offs and rescues live).
     let mut n = 0;
-    while !g.is_over() && (n < steps || g.deal.stage != push_rummy::game::Stage::Play) {
+    while !g.is_over() && (n < steps || g.deal.stage != push_rummy::engine::game::Stage::Play) {
         n += 1;
         let a = bots::choose(
             if seed.is_multiple_of(3) {
@@ -103,7 +103,7 @@ fn random_action(g: &Game, r: &mut Rng) -> Action {
                     .filter(|c| {
                         let mut v = t.cards.clone();
                         v.push(*c);
-                        push_rummy::meld::is_valid(&g.rules, &v, None)
+                        push_rummy::oracle::meld::is_valid(&g.rules, &v, None)
                     })
                     .collect(),
                 None => Vec::new(),
@@ -211,7 +211,7 @@ fn random_meld_or_long_lay_off(g: &Game, r: &mut Rng) -> Action {
     let n = if p.done {
         1
     } else if g.rules.readings.contract_in_one_turn
-        == push_rummy::disputes::reading::ContractInOneTurn::Required
+        == push_rummy::rules::disputes::reading::ContractInOneTurn::Required
     {
         open
     } else {

@@ -1,16 +1,16 @@
 //! The meld oracle against a brute-force reference, and order invariance (issue 2).
 //!
-//! The reference (`push_rummy::meld_reference`, shared with the fuzz target `meld_search`) tries,
+//! The reference (`push_rummy::oracle::meld_reference`, shared with the fuzz target `meld_search`) tries,
 //! for every card, every place it could stand (every rank place of the line for a run, every suit
 //! for an exact-card set) and keeps the combinations that make a legal meld. It shares no code
 //! with the oracle's window search.
 
 use proptest::prelude::*;
-use push_rummy::card::{Card, Rank, Suit};
-use push_rummy::meld::{self, Interpretation, Query, Role, Target};
-use push_rummy::meld_reference::{SWITCHES, brute};
+use push_rummy::base::card::{Card, Rank, Suit};
+use push_rummy::oracle::meld::{self, Interpretation, Query, Role, Target};
+use push_rummy::oracle::meld_reference::{SWITCHES, brute};
+use push_rummy::rules::spec::MeldKind;
 use push_rummy::rules::{Rules, load};
-use push_rummy::spec::MeldKind;
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
     (
@@ -96,7 +96,7 @@ proptest! {
         let fast = meld::interpret(&rules, &Query { cards: cards.clone(), ..Query::default() });
         let slow = brute(&rules, &cards);
         prop_assume!(!fast.truncated);
-        prop_assert_eq!(fast.interpretations, slow, "{}", push_rummy::card::format_cards(&cards));
+        prop_assert_eq!(fast.interpretations, slow, "{}", push_rummy::base::card::format_cards(&cards));
     }
 }
 
@@ -140,7 +140,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, max_global_rejects: 200_000, ..ProptestConfig::default() })]
 
     #[test]
-    fn one_card_extension_agrees_with_the_full_search(rules in rules_strategy(), cards in cards_strategy(), pick in 0usize..8, add in 0u8..54, any in 0usize..push_rummy::card::KINDS) {
+    fn one_card_extension_agrees_with_the_full_search(rules in rules_strategy(), cards in cards_strategy(), pick in 0usize..8, add in 0u8..54, any in 0usize..push_rummy::base::card::KINDS) {
         prop_assume!(cards.iter().filter(|c| rules.is_wild(**c)).count() <= 4);
         let v = meld::interpret(&rules, &Query { cards: cards.clone(), ..Query::default() });
         prop_assume!(v.is_valid());

@@ -1,12 +1,12 @@
 //! Tests written for mutants that cargo-mutants found surviving the fast test selection
 //! (`.cargo/mutants.toml`, which runs this file too). Each names what it pins.
 
-use push_rummy::card::{Counts, parse_cards};
-use push_rummy::contract;
-use push_rummy::disputes::DisputeId;
-use push_rummy::game::{Action, Game, Reason};
+use push_rummy::base::card::{Counts, parse_cards};
+use push_rummy::engine::game::{Action, Game, Reason};
+use push_rummy::oracle::contract;
+use push_rummy::rules::disputes::DisputeId;
+use push_rummy::rules::spec::{Component, MeldKind};
 use push_rummy::rules::{Rules, load};
-use push_rummy::spec::{Component, MeldKind};
 use std::sync::Arc;
 
 /// The rules of built-in `game` under the given readings.
@@ -162,10 +162,10 @@ fn contract_of(kind: MeldKind, sizes: &[u8]) -> Vec<Component> {
 /// bear on sets of wild cards.
 #[test]
 fn a_refused_set_says_why() {
-    use push_rummy::meld::{self, Query};
+    use push_rummy::oracle::meld::{self, Query};
     let kinds = parse_cards("7S 7H 7D 2S 2H 2D 2C JK").expect("cards");
     // The readings that change what a meld is, less those that only bear on runs.
-    let switches: Vec<&(DisputeId, &[&str])> = push_rummy::meld_reference::SWITCHES
+    let switches: Vec<&(DisputeId, &[&str])> = push_rummy::oracle::meld_reference::SWITCHES
         .iter()
         .filter(|(id, _)| {
             !matches!(
@@ -220,7 +220,7 @@ fn a_refused_set_says_why() {
 /// rules and refused for their reason; one card more is refused for the limit.
 #[test]
 fn the_meld_size_limit_starts_one_past_the_maximum() {
-    use push_rummy::meld::{self, MAX_MELD_CARDS, Query};
+    use push_rummy::oracle::meld::{self, MAX_MELD_CARDS, Query};
     let rules = rules_of("push", &[]);
     let query = |n: usize| Query {
         cards: vec![parse_cards("7S").expect("card")[0]; n],
@@ -240,7 +240,7 @@ fn the_meld_size_limit_starts_one_past_the_maximum() {
 /// the old set, each two and the joker added.
 #[test]
 fn a_two_onto_a_set_of_twos_is_read_as_the_full_search_reads_it() {
-    use push_rummy::meld::{self, Query};
+    use push_rummy::oracle::meld::{self, Query};
     let mut compared = 0;
     for natural in ["runs-only", "runs-and-sets", "never"] {
         for dup in ["forbidden", "allowed"] {
@@ -253,7 +253,7 @@ fn a_two_onto_a_set_of_twos_is_read_as_the_full_search_reads_it() {
                 ],
             );
             let cards = parse_cards("2H 2D JK").expect("cards");
-            let set = |cards: Vec<push_rummy::card::Card>| Query {
+            let set = |cards: Vec<push_rummy::base::card::Card>| Query {
                 cards,
                 kind: Some(MeldKind::Set),
                 declared: vec![],
@@ -261,7 +261,7 @@ fn a_two_onto_a_set_of_twos_is_read_as_the_full_search_reads_it() {
             let olds = meld::interpret(&rules, &set(cards.clone())).interpretations;
             for old in olds
                 .iter()
-                .filter(|i| i.rank == Some(push_rummy::card::Rank::Two))
+                .filter(|i| i.rank == Some(push_rummy::base::card::Rank::Two))
             {
                 for add in parse_cards("2S 2H 2C JK").expect("cards") {
                     let Some(fast) = meld::extend_by_one(&rules, old, add) else {
@@ -347,7 +347,7 @@ fn only_a_forbidden_ace_at_both_ends_is_blamed_on_that_rule() {
     let full = parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS").expect("cards");
     let reading = |name: &str| rules_of("push", &[(DisputeId::AceBothEnds, name)]);
     let allowed = reading("allowed");
-    assert!(push_rummy::meld::is_valid(
+    assert!(push_rummy::oracle::meld::is_valid(
         &allowed,
         &full,
         Some(MeldKind::Run)
@@ -369,7 +369,7 @@ fn equal_aces_at_both_ends_are_one_interpretation() {
     ] {
         let cards = parse_cards(cards).expect("cards");
         let mut seen = Vec::new();
-        push_rummy::meld::for_each(&rules, &cards, Some(MeldKind::Run), &mut |i| {
+        push_rummy::oracle::meld::for_each(&rules, &cards, Some(MeldKind::Run), &mut |i| {
             seen.push(i);
             true
         });
@@ -385,7 +385,7 @@ fn equal_aces_at_both_ends_are_one_interpretation() {
 /// a 2 is never natural in a set.
 #[test]
 fn a_two_rescues_in_a_set_of_twos_only_where_twos_are_natural_in_sets() {
-    use push_rummy::meld::{self, Query};
+    use push_rummy::oracle::meld::{self, Query};
     let reading = |name: &str| rules_of("push", &[(DisputeId::NaturalTwos, name)]);
     let (sets_too, runs_only) = (reading("runs-and-sets"), reading("runs-only"));
     let q = Query {
@@ -408,7 +408,7 @@ fn a_two_rescues_in_a_set_of_twos_only_where_twos_are_natural_in_sets() {
 /// they are the new cards' readings in which the joker still stands for an ace.
 #[test]
 fn a_rescue_takes_each_place_the_wild_holds() {
-    use push_rummy::meld::{self, Query, Target};
+    use push_rummy::oracle::meld::{self, Query, Target};
     let rules = rules_of("push", &[(DisputeId::AceBothEnds, "allowed")]);
     let read = |cards: &str| {
         let q = Query {
@@ -451,7 +451,7 @@ fn assert_refused_run(rules: &Rules, cards: &str, phrase: &str, blamed: bool) {
 /// Asserts that `cards` are no meld of `kind` under `rules`, and that the reason given names
 /// `phrase` exactly when `blamed`.
 fn assert_refused(rules: &Rules, kind: MeldKind, cards: &str, phrase: &str, blamed: bool) {
-    use push_rummy::meld::{self, Query};
+    use push_rummy::oracle::meld::{self, Query};
     let q = Query {
         cards: parse_cards(cards).expect("cards"),
         kind: Some(kind),
@@ -499,12 +499,12 @@ fn inline_rules_with_an_unknown_key_are_refused() {
 /// interpretation of the cards with `add` that keeps each role of `old`.
 fn full_search_extensions(
     rules: &push_rummy::rules::Rules,
-    cards: &[push_rummy::card::Card],
+    cards: &[push_rummy::base::card::Card],
     kind: MeldKind,
-    old: &push_rummy::meld::Interpretation,
-    add: push_rummy::card::Card,
-) -> Vec<push_rummy::meld::Interpretation> {
-    use push_rummy::meld::{self, Query};
+    old: &push_rummy::oracle::meld::Interpretation,
+    add: push_rummy::base::card::Card,
+) -> Vec<push_rummy::oracle::meld::Interpretation> {
+    use push_rummy::oracle::meld::{self, Query};
     let mut all = cards.to_vec();
     all.push(add);
     let q = Query {
@@ -523,7 +523,7 @@ fn full_search_extensions(
 /// shortcut reads it as the full search does.
 #[test]
 fn an_all_wild_run_takes_another_wild_card() {
-    use push_rummy::meld::{self, Query};
+    use push_rummy::oracle::meld::{self, Query};
     let rules = rules_of("push", &[(DisputeId::AllWildMelds, "allowed")]);
     let cards = parse_cards("JK JK JK").expect("cards");
     let q = Query {
@@ -564,7 +564,7 @@ fn a_natural_two_is_blamed_only_where_two_is_not_in_sequence() {
 /// full search: a set of 64 sevens where sets have no size limit and suits may repeat.
 #[test]
 fn a_meld_at_the_size_limit_takes_no_lay_off() {
-    use push_rummy::meld::{self, MAX_MELD_CARDS, Query};
+    use push_rummy::oracle::meld::{self, MAX_MELD_CARDS, Query};
     let rules = rules_of(
         "push",
         &[
@@ -595,7 +595,7 @@ fn a_meld_at_the_size_limit_takes_no_lay_off() {
 /// ends), under either reading of ace-both-ends.
 #[test]
 fn a_run_over_the_whole_line() {
-    use push_rummy::meld;
+    use push_rummy::oracle::meld;
     let spades = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS";
     for both_ends in ["forbidden", "allowed"] {
         let text = format!(
@@ -635,8 +635,8 @@ fn an_unreadable_rules_path_says_why() {
 /// three rebuild two, enough.
 #[test]
 fn a_forbidden_push_counts_the_discard_pile_but_its_top() {
-    use push_rummy::game::{Stage, pack};
-    use push_rummy::position::{Position, Rest, Start};
+    use push_rummy::engine::game::{Stage, pack};
+    use push_rummy::engine::position::{Position, Rest, Start};
     let rules = Arc::new(rules_of(
         "club-marathon",
         &[(DisputeId::PushWithOneStockCard, "forbidden")],
@@ -824,7 +824,7 @@ fn the_invariant_check_finds_each_broken_invariant() {
     let mut bare = game;
     bare.deal
         .table
-        .push(Arc::new(push_rummy::game::TableMeld::new(
+        .push(Arc::new(push_rummy::engine::game::TableMeld::new(
             0,
             vec![],
             vec![],
@@ -839,7 +839,7 @@ fn equal_wilds_in_a_set_give_each_choice_of_suits_once() {
     let rules = rules_of("push", &[(DisputeId::WildInSetRepresents, "exact-card")]);
     let cards = parse_cards("7S JK JK").expect("cards");
     let mut seen = Vec::new();
-    push_rummy::meld::for_each(&rules, &cards, Some(MeldKind::Set), &mut |i| {
+    push_rummy::oracle::meld::for_each(&rules, &cards, Some(MeldKind::Set), &mut |i| {
         seen.push(i);
         true
     });
@@ -852,8 +852,8 @@ fn equal_wilds_in_a_set_give_each_choice_of_suits_once() {
 /// `accepts` checks a lay-off in the play stage (after the draw) and refuses it before the draw.
 #[test]
 fn accepts_a_lay_off_only_after_the_draw() {
-    use push_rummy::game::{MeldSpec, Stage};
-    use push_rummy::position::{Position, Rest, Start};
+    use push_rummy::engine::game::{MeldSpec, Stage};
+    use push_rummy::engine::position::{Position, Rest, Start};
     let rules = Arc::new(rules_of("push", &[]));
     let at = |stage| {
         let pos = Position {
@@ -900,10 +900,10 @@ fn accepts_a_lay_off_only_after_the_draw() {
 /// game, under each reading of the discard restrictions and of what happens when none is left.
 #[test]
 fn discard_options_are_the_discards_apply_takes() {
-    use push_rummy::bots::{Bot, choose};
-    use push_rummy::card::Card;
-    use push_rummy::game::Stage;
-    use push_rummy::rng::Rng;
+    use push_rummy::base::card::Card;
+    use push_rummy::base::rng::Rng;
+    use push_rummy::engine::bots::{Bot, choose};
+    use push_rummy::engine::game::Stage;
     for restrictions in ["none", "no-twos-no-taken-card"] {
         for none_left in ["relax-taken-card-then-twos", "no-discard"] {
             let readings = [

@@ -3,7 +3,7 @@
 //! card-shaped words built from the ways ranks and suits are written (random strings almost never
 //! spell a card), and arbitrary text for never panicking.
 
-use push_rummy::card::{Card, format_cards, parse_cards};
+use push_rummy::base::card::{Card, format_cards, parse_cards};
 use quickcheck::{Arbitrary, Gen, quickcheck};
 
 #[derive(Clone, Debug)]
@@ -12,7 +12,7 @@ struct AnyCard(Card);
 impl Arbitrary for AnyCard {
     fn arbitrary(g: &mut Gen) -> Self {
         AnyCard(
-            Card::from_index(usize::from(u8::arbitrary(g)) % push_rummy::card::KINDS)
+            Card::from_index(usize::from(u8::arbitrary(g)) % push_rummy::base::card::KINDS)
                 .expect("in range"),
         )
     }

@@ -3,10 +3,10 @@
 //! observation does show what the seat can see.
 
 use proptest::prelude::*;
-use push_rummy::bots::{self, Bot};
-use push_rummy::disputes::DisputeId;
-use push_rummy::game::Game;
-use push_rummy::observe::observe;
+use push_rummy::engine::bots::{self, Bot};
+use push_rummy::engine::game::Game;
+use push_rummy::engine::observe::observe;
+use push_rummy::rules::disputes::DisputeId;
 use push_rummy::rules::load;
 use std::sync::Arc;
 
@@ -17,7 +17,7 @@ fn game_at(seed: u64, steps: usize, face_down: bool) -> Game {
         rules.set_reading(DisputeId::PushCardVisibility, "face-down");
     }
     let mut g = Game::new(Arc::new(rules), 4, (seed % 4) as u8, seed, vec![]).unwrap();
-    let mut rng = push_rummy::rng::Rng::new(seed);
+    let mut rng = push_rummy::base::rng::Rng::new(seed);
     for _ in 0..steps {
         if g.is_over() {
             break;
@@ -87,7 +87,8 @@ fn a_face_down_push_is_seen_by_its_receiver_only() {
     for (face_down, seed) in [(true, 11), (false, 11)] {
         let mut g = game_at(seed, 0, face_down);
         let seat = g.turn();
-        g.apply(seat, &push_rummy::game::Action::Push).unwrap();
+        g.apply(seat, &push_rummy::engine::game::Action::Push)
+            .unwrap();
         let to = (seat + 1) % 4;
         for viewer in 0..4 {
             let seen = observe(&g, viewer).last_push.expect("a push happened");

@@ -11,14 +11,14 @@
 //! Meld interpretations invariant under card order: `tests/meld_oracle.rs`.
 
 use proptest::prelude::*;
-use push_rummy::bots::{self, Bot};
-use push_rummy::card::{Card, Counts};
-use push_rummy::disputes::{DisputeId, reading};
-use push_rummy::game::{Action, Event, Game};
-use push_rummy::rng::Rng;
+use push_rummy::base::card::{Card, Counts};
+use push_rummy::base::rng::Rng;
+use push_rummy::engine::bots::{self, Bot};
+use push_rummy::engine::game::{Action, Event, Game};
+use push_rummy::rules::disputes::{DisputeId, reading};
 use push_rummy::rules::{BUILT_IN, Rules, load, load_text};
-use push_rummy::scenario;
-use push_rummy::transcript::{self, Transcript};
+use push_rummy::suite::scenario;
+use push_rummy::suite::transcript::{self, Transcript};
 use quickcheck::{QuickCheck, TestResult};
 use std::path::Path;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! of `../shared/DISPUTES.md`: same ids, same reading names, same order, default first (issue 2).
 //! Where the shared folder is not beside the checkout the test says so and checks nothing else.
 
-use push_rummy::disputes::DisputeId;
+use push_rummy::rules::disputes::DisputeId;
 
 #[test]
 fn register_matches_the_shared_table() {

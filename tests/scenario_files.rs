@@ -2,8 +2,8 @@
 //! (never a panic), and `push-rummy replay` exits 0 / 1 / 2 as documented, with `--check` and
 //! `--bless` keeping goldens next to scenarios.
 
-use push_rummy::scenario::load_text;
-use push_rummy::transcript::{self, replay};
+use push_rummy::suite::scenario::load_text;
+use push_rummy::suite::transcript::{self, replay};
 use std::path::Path;
 use std::process::Command;
 

@@ -6,8 +6,8 @@
 //! generates the schemas. A YAML file is turned into JSON the way the readers see it
 //! (`schema::to_json` over `yaml::parse`).
 
-use push_rummy::schema;
-use push_rummy::yaml;
+use push_rummy::base::yaml;
+use push_rummy::help::schema;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -273,7 +273,7 @@ fn candidates() -> Vec<Value> {
         json!({ "min-size": 3 }),
         json!({ "bogus": 1 }),
     ];
-    for d in push_rummy::disputes::DisputeId::ALL {
+    for d in push_rummy::rules::disputes::DisputeId::ALL {
         for r in d.reading_names() {
             v.push(json!(r));
         }
@@ -288,7 +288,7 @@ fn the_rules_schema_accepts_exactly_what_the_rules_reader_reads() {
     let v = validator(&schema::rules());
     // Every rule path and every section above one.
     let mut paths: BTreeSet<String> = BTreeSet::new();
-    for d in push_rummy::spec::rule_defs() {
+    for d in push_rummy::rules::spec::rule_defs() {
         let parts: Vec<&str> = d.path.split('.').collect();
         for i in 1..=parts.len() {
             paths.insert(parts[..i].join("."));
@@ -305,7 +305,7 @@ fn the_rules_schema_accepts_exactly_what_the_rules_reader_reads() {
             let text = serde_json::to_string(&doc).unwrap();
             let node = yaml::parse(&text).unwrap();
             let mut diags = Vec::new();
-            push_rummy::spec::decode("t.yaml", &node, &mut diags);
+            push_rummy::rules::spec::decode("t.yaml", &node, &mut diags);
             let reader_ok = diags.is_empty();
             let schema_ok = problems(&v, &schema::to_json(&node)).is_empty();
             compared += 1;
@@ -354,7 +354,7 @@ fn a_standalone_rules_file_must_give_every_rule_and_a_house_file_only_its_game()
 /// The keys the reader accepts in the map at `yaml` (which holds an unknown key `zzzzzzzzzz`), from
 /// its "expected one of" hint.
 fn reader_keys(yaml_text: &str) -> BTreeSet<String> {
-    let err = push_rummy::scenario::load_text("t.yaml", yaml_text, Path::new(ROOT), &[])
+    let err = push_rummy::suite::scenario::load_text("t.yaml", yaml_text, Path::new(ROOT), &[])
         .expect_err("an unknown key is refused");
     let d = err
         .diagnostics
@@ -419,9 +419,10 @@ fn the_scenario_schema_has_the_keys_the_reader_accepts_at_every_level() {
         .iter()
         .map(|k| k.as_str().unwrap().to_string())
         .collect();
-    let err = push_rummy::scenario::load_text("t.yaml", "description: d\n", Path::new(ROOT), &[])
-        .err()
-        .unwrap();
+    let err =
+        push_rummy::suite::scenario::load_text("t.yaml", "description: d\n", Path::new(ROOT), &[])
+            .err()
+            .unwrap();
     let missing: BTreeSet<String> = err
         .diagnostics
         .0
@@ -547,7 +548,7 @@ fn the_scenario_schema_and_the_reader_agree_on_types_and_names() {
     for (pointer, value) in &cases {
         let doc = scenario_with(pointer, value.clone());
         let text = yaml_text(&doc);
-        let reader = push_rummy::scenario::load_text("t.yaml", &text, Path::new(ROOT), &[]);
+        let reader = push_rummy::suite::scenario::load_text("t.yaml", &text, Path::new(ROOT), &[]);
         let schema_ok = problems(&v, &doc).is_empty();
         if reader.is_ok() != schema_ok {
             disagreements.push(format!(
@@ -563,7 +564,7 @@ fn the_scenario_schema_and_the_reader_agree_on_types_and_names() {
     // The base scenario itself is valid for both.
     let base = scenario_with("/title", json!("t"));
     assert!(problems(&v, &base).is_empty());
-    push_rummy::scenario::load_text("t.yaml", &yaml_text(&base), Path::new(ROOT), &[])
+    push_rummy::suite::scenario::load_text("t.yaml", &yaml_text(&base), Path::new(ROOT), &[])
         .unwrap_or_else(|e| panic!("{}", e.diagnostics));
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }

@@ -1,11 +1,11 @@
 //! Every example meld of sources 001 and 003, under the default readings of its game (issue 2).
 //! Legal examples must be valid; illegal ones invalid with the reason the sources give.
 
-use push_rummy::card::parse_cards;
-use push_rummy::contract;
-use push_rummy::meld::{self, Query};
+use push_rummy::base::card::parse_cards;
+use push_rummy::oracle::contract;
+use push_rummy::oracle::meld::{self, Query};
 use push_rummy::rules::load;
-use push_rummy::spec::MeldKind;
+use push_rummy::rules::spec::MeldKind;
 
 fn verdict(game: &str, cards: &str, kind: Option<MeldKind>) -> meld::Verdict {
     let rules = load(game, &[]).unwrap().rules;
@@ -125,7 +125,7 @@ fn source_003_two_sets_of_eights_meet_the_first_contract() {
     let forbidden = load(
         "push",
         &[(
-            push_rummy::disputes::DisputeId::SameRankSets,
+            push_rummy::rules::disputes::DisputeId::SameRankSets,
             "forbidden".into(),
         )],
     )

@@ -4,9 +4,9 @@
 
 mod common;
 use common::rejected;
-use push_rummy::card::{Card, Counts, parse_cards};
-use push_rummy::disputes::DisputeId;
-use push_rummy::game::{Action, Event, Game, MeldSpec, Reason, Stage, pack};
+use push_rummy::base::card::{Card, Counts, parse_cards};
+use push_rummy::engine::game::{Action, Event, Game, MeldSpec, Reason, Stage, pack};
+use push_rummy::rules::disputes::DisputeId;
 use push_rummy::rules::load;
 use std::sync::Arc;
 

@@ -7,11 +7,11 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use push_rummy::action_text::parse_action;
-use push_rummy::disputes::DisputeId;
-use push_rummy::game::Game;
+use push_rummy::engine::action_text::parse_action;
+use push_rummy::rules::disputes::DisputeId;
+use push_rummy::engine::game::Game;
 use push_rummy::rules::{BUILT_IN, load};
-use push_rummy::transcript::state;
+use push_rummy::suite::transcript::state;
 use std::sync::{Arc, OnceLock};
 
 #[derive(Arbitrary, Debug)]

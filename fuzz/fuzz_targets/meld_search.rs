@@ -1,13 +1,13 @@
-//! The meld oracle against the brute-force reference (`push_rummy::meld_reference`) on small
+//! The meld oracle against the brute-force reference (`push_rummy::oracle::meld_reference`) on small
 //! melds under switched readings: the same interpretations (or, past the listing limit, only right
 //! ones), `is_valid` agreeing, and the same answer whatever the order of the cards.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use push_rummy::card::{Card, KINDS};
-use push_rummy::meld::{self, Query};
-use push_rummy::meld_reference::{SWITCHES, brute};
+use push_rummy::base::card::{Card, KINDS};
+use push_rummy::oracle::meld::{self, Query};
+use push_rummy::oracle::meld_reference::{SWITCHES, brute};
 use push_rummy::rules::{Rules, load};
 use std::sync::OnceLock;
 

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use push_rummy::protocol::{self, Server};
+use push_rummy::suite::protocol::{self, Server};
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use push_rummy::{scenario, transcript};
+use push_rummy::{suite::scenario, suite::transcript};
 use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {

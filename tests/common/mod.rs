@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests (each test binary uses some of them).
 #![allow(dead_code)]
 
-use push_rummy::game::{Action, Game, Reason};
+use push_rummy::engine::game::{Action, Game, Reason};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

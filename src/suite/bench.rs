@@ -1,15 +1,15 @@
 //! The standard workloads of issue 7, on fixed-seed inputs: shared by `push-rummy bench` (which
 //! times them) and `benches/` (criterion, for development), so both measure the same work.
 
-use crate::bots::{self, Bot};
-use crate::card::{Card, Counts, Rank, Suit};
-use crate::contract;
-use crate::game::{Game, pack};
-use crate::meld::{self, Query};
-use crate::rng::Rng;
+use crate::base::card::{Card, Counts, Rank, Suit};
+use crate::base::rng::Rng;
+use crate::engine::bots::{self, Bot};
+use crate::engine::game::{Game, pack};
+use crate::oracle::contract;
+use crate::oracle::meld::{self, Query};
 use crate::rules::{Rules, load};
-use crate::scenario;
-use crate::transcript;
+use crate::suite::scenario;
+use crate::suite::transcript;
 use serde::Serialize;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};

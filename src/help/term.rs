@@ -6,13 +6,13 @@
 //! whether it goes to a terminal, a pipe or a golden file. [`Look::PLAIN`] changes nothing.
 //!
 //! ```
-//! use push_rummy::term::Look;
+//! use push_rummy::help::term::Look;
 //! let look = Look { symbols: true, color: false };
 //! assert_eq!(look.paint("seat 1 discards 10H, JK=QS"), "seat 1 discards 10♥, JK=Q♠");
 //! assert_eq!(Look::PLAIN.paint("seat 1 discards 10H"), "seat 1 discards 10H");
 //! ```
 
-use crate::transcript::State;
+use crate::suite::transcript::State;
 use anstyle::{AnsiColor, Effects, Style};
 use std::fmt::Write as _;
 

@@ -1,22 +1,22 @@
 //! Scenario files: a game set up at a chosen point (rules, table, cards), a list of actions by
 //! seat, and what is expected of each (legal, or rejected with a reason code) and of the state at
-//! checkpoints. The format is documented in `conformance/README.md`; [`crate::transcript`] replays
+//! checkpoints. The format is documented in `conformance/README.md`; [`crate::suite::transcript`] replays
 //! a scenario into its canonical transcript.
 //!
-//! A scenario is read through the positioned YAML layer ([`crate::yaml`]); every problem is a
+//! A scenario is read through the positioned YAML layer ([`crate::base::yaml`]); every problem is a
 //! [`Diagnostic`] with file, line, column and field path, and all problems of a file are reported
 //! at once where they do not depend on each other.
 
-use crate::action_text::{ReadError, parse_action, parse_meld_spec};
-use crate::card::{Card, Counts};
-use crate::diag::{Diagnostic, Diagnostics, did_you_mean};
-use crate::disputes::{DisputeId, list_readings};
-use crate::game::{Action, Game, MeldSpec, Reason, Stage};
-use crate::meld::MAX_MELD_CARDS;
-use crate::position::{Place, Position, Rest, Start};
+use crate::base::card::{Card, Counts};
+use crate::base::diag::{Diagnostic, Diagnostics, did_you_mean};
+use crate::base::yaml::{self, Node, Pos, Value};
+use crate::engine::action_text::{ReadError, parse_action, parse_meld_spec};
+use crate::engine::game::{Action, Game, MeldSpec, Reason, Stage};
+use crate::engine::position::{Place, Position, Rest, Start};
+use crate::oracle::meld::MAX_MELD_CARDS;
+use crate::rules::disputes::{DisputeId, list_readings};
+use crate::rules::spec::{self, Entry, Leaf, Origin, RawRules};
 use crate::rules::{self, BUILT_IN, LoadError, Loaded};
-use crate::spec::{self, Entry, Leaf, Origin, RawRules};
-use crate::yaml::{self, Node, Pos, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;

@@ -8,11 +8,11 @@
 //! also has a one-card "anchor" that only a natural card can fill. A contract meld of exactly the
 //! stated size exists whenever a larger one does, so templates have exactly the stated size.
 
-use crate::card::{Card, Counts, KINDS, Rank, Suit};
-use crate::disputes::reading;
-use crate::meld::{self, Interpretation, Query};
+use crate::base::card::{Card, Counts, KINDS, Rank, Suit};
+use crate::oracle::meld::{self, Interpretation, Query};
 use crate::rules::Rules;
-use crate::spec::{Component, MeldKind};
+use crate::rules::disputes::reading;
+use crate::rules::spec::{Component, MeldKind};
 use std::cell::Cell;
 
 /// The result of checking melds against a contract.
@@ -46,7 +46,7 @@ pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> Contract
                 reason: format!(
                     "meld {} ({}) is not valid: {}",
                     i + 1,
-                    crate::card::pretty_cards(&q.cards),
+                    crate::base::card::pretty_cards(&q.cards),
                     v.reason
                 ),
                 extras_wait: false,
@@ -256,7 +256,7 @@ fn why_not(
             return format!(
                 "meld {} ({}) is a {what} of {n}, which fills no part of the contract {want}{exact}",
                 i + 1,
-                crate::card::pretty_cards(cards)
+                crate::base::card::pretty_cards(cards)
             );
         }
     }
@@ -517,7 +517,7 @@ fn first_flow(
     let exact = rules.readings.wild_in_set_represents == reading::WildInSetRepresents::ExactCard;
     // What the flow takes of each card kind's supply (as a natural or a wild), of each wild 2
     // into the wild pool, and of the jokers into the pool.
-    let mut used = [0u8; crate::card::KINDS];
+    let mut used = [0u8; crate::base::card::KINDS];
     let mut twos_pooled = [0u8; 4];
     let mut jokers_pooled = 0u8;
     let jokers = hand.count(Card::JOKER);
@@ -1024,7 +1024,12 @@ impl SetsShape {
     /// depend only on how many suits it holds once or more (`u1`) and twice (`u2`), so the ranks
     /// with each pair of counts are counted at once, from the hand's masks by suit
     /// ([`suits_per_rank`]). Otherwise rank by rank ([`SetsShape::cost_by_ranks`]).
-    fn cost(&self, counts: &[u8; crate::card::KINDS], present: u64, copies: bool) -> Option<usize> {
+    fn cost(
+        &self,
+        counts: &[u8; crate::base::card::KINDS],
+        present: u64,
+        copies: bool,
+    ) -> Option<usize> {
         // The cards held twice: none where no card is held more than once.
         let mut twice = 0u64;
         let mut bits = if copies { present & ((1 << 52) - 1) } else { 0 };
@@ -1068,7 +1073,7 @@ impl SetsShape {
     }
 
     /// [`SetsShape::cost`] rank by rank, for any number of copies of a card.
-    fn cost_by_ranks(&self, counts: &[u8; crate::card::KINDS]) -> Option<usize> {
+    fn cost_by_ranks(&self, counts: &[u8; crate::base::card::KINDS]) -> Option<usize> {
         let per_rank = if self.distinct { 1 } else { self.sets };
         // How many steps there are of each cost (a step adds one set: at most `size` wilds).
         let mut steps = [0usize; SET_STEPS];
@@ -1597,7 +1602,7 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
 }
 
 fn wilds_in(rules: &Rules, hand: &Counts) -> usize {
-    crate::card::cards_in(hand.present() & rules.wild_mask())
+    crate::base::card::cards_in(hand.present() & rules.wild_mask())
         .map(|c| usize::from(hand.count(c)))
         .sum()
 }
@@ -2022,7 +2027,7 @@ fn fill(
     let jokers_pool = g.edge(jokers, pool, jk);
     // Supply nodes for the cards in hand (created on demand), with their edges from the source
     // and (wild twos) into the pool.
-    let mut supply = [(NONE, NONE, NONE); crate::card::KINDS];
+    let mut supply = [(NONE, NONE, NONE); crate::base::card::KINDS];
     let mut supply_node = |g: &mut Flow, c: Card| -> (u32, u32, u32) {
         if supply[c.index()].0 != NONE {
             return supply[c.index()];
@@ -2210,7 +2215,7 @@ fn fill(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
+    use crate::base::card::parse_cards;
     use crate::rules::load;
 
     fn hand(s: &str) -> Counts {
@@ -2218,7 +2223,7 @@ mod tests {
     }
 
     /// Push's rules under the given readings.
-    fn push_with(readings: &[(crate::disputes::DisputeId, &str)]) -> Rules {
+    fn push_with(readings: &[(crate::rules::disputes::DisputeId, &str)]) -> Rules {
         let readings: Vec<_> = readings.iter().map(|&(d, r)| (d, r.to_string())).collect();
         load("push", &readings).unwrap().rules
     }
@@ -2264,7 +2269,7 @@ mod tests {
     /// suits pool.
     #[test]
     fn template_lists_are_the_stable_sort_by_naturals() {
-        use crate::disputes::DisputeId as D;
+        use crate::rules::disputes::DisputeId as D;
         let rule_sets = [
             push_with(&[]),
             push_with(&[
@@ -2274,7 +2279,7 @@ mod tests {
             push_with(&[(D::RunSuits, "any-suits"), (D::AllWildMelds, "allowed")]),
             push_with(&[(D::NaturalTwos, "never")]),
         ];
-        let mut rng = crate::rng::Rng::new(21);
+        let mut rng = crate::base::rng::Rng::new(21);
         let mut checked = 0;
         for rules in &rule_sets {
             let all_wild = rules.readings.all_wild_melds == reading::AllWildMelds::Allowed;
@@ -2442,7 +2447,7 @@ mod tests {
             seed: u64,
             what: &str,
         ) {
-            let mut rng = crate::rng::Rng::new(seed);
+            let mut rng = crate::base::rng::Rng::new(seed);
             let mut agreement = Agreement::default();
             for _ in 0..3000 {
                 rng.shuffle(pool);
@@ -2484,7 +2489,7 @@ mod tests {
         let mut agreement = Agreement::default();
         // Under both readings of same-rank-sets: where sets may not share a rank, the set check
         // gives each set a rank of its own.
-        let same_rank = crate::disputes::DisputeId::SameRankSets;
+        let same_rank = crate::rules::disputes::DisputeId::SameRankSets;
         for (name, reading) in crate::rules::GAMES
             .into_iter()
             .flat_map(|n| [(n, "allowed"), (n, "forbidden")])
@@ -2507,8 +2512,8 @@ mod tests {
             contracts.push(vec![small, large]);
             contracts.push(vec![large, small]);
             contracts.dedup();
-            let pack = crate::game::pack(&rules, rules.players.0);
-            let mut rng = crate::rng::Rng::new(7);
+            let pack = crate::engine::game::pack(&rules, rules.players.0);
+            let mut rng = crate::base::rng::Rng::new(7);
             for contract in &contracts {
                 let sets_only = contract.len() > 1;
                 let mut hands = 0;
@@ -2537,7 +2542,7 @@ mod tests {
     /// four (the most it pairs with suits rather than judging each run alone).
     #[test]
     fn the_quick_check_is_exact_for_runs_of_their_own_suits() {
-        let id = crate::disputes::DisputeId::SameSuitRunsInContract;
+        let id = crate::rules::disputes::DisputeId::SameSuitRunsInContract;
         let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
         let suits = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
         for (runs, size, suits, hands) in [(2, 4, &suits[..2], 8..14), (4, 3, &suits[..], 14..22)] {
@@ -2561,7 +2566,7 @@ mod tests {
     /// one suit, and for two runs of any suits, so it turns away what the search would fail.
     #[test]
     fn the_quick_check_is_exact_for_two_runs_of_one_pool() {
-        let id = crate::disputes::DisputeId::RunSuits;
+        let id = crate::rules::disputes::DisputeId::RunSuits;
         for (reading, suits) in [
             ("same-suit", &[Suit::Hearts][..]),
             ("any-suits", &[Suit::Hearts, Suit::Clubs][..]),
@@ -2587,7 +2592,7 @@ mod tests {
     /// a set and of the suits of a run.
     #[test]
     fn the_quick_check_is_exact_for_a_set_and_a_run() {
-        use crate::disputes::DisputeId as D;
+        use crate::rules::disputes::DisputeId as D;
         for (dup, suits) in [
             ("allowed", "same-suit"),
             ("forbidden", "same-suit"),
@@ -2621,7 +2626,7 @@ mod tests {
     #[test]
     fn a_set_and_a_run_sharing_their_one_card_need_a_wild_more() {
         let forbid = [(
-            crate::disputes::DisputeId::AllWildMelds,
+            crate::rules::disputes::DisputeId::AllWildMelds,
             "forbidden".to_string(),
         )];
         for (readings, cards) in [
@@ -2652,7 +2657,7 @@ mod tests {
     /// every suit, not in the first suit only.
     #[test]
     fn two_all_wild_runs_take_two_suits() {
-        let id = crate::disputes::DisputeId::SameSuitRunsInContract;
+        let id = crate::rules::disputes::DisputeId::SameSuitRunsInContract;
         let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
         let l = laydown(&rules, &[run(4), run(4)], &hand("JK JK JK JK JK JK JK JK"))
             .expect("two runs of four jokers");
@@ -2665,7 +2670,7 @@ mod tests {
     /// forbidden).
     #[test]
     fn a_wild_two_stands_for_another_two_in_a_set_of_twos() {
-        use crate::disputes::DisputeId as D;
+        use crate::rules::disputes::DisputeId as D;
         let readings = [
             (D::NaturalTwos, "runs-and-sets".into()),
             (D::WildInSetRepresents, "exact-card".into()),
@@ -2702,7 +2707,7 @@ mod tests {
     /// each count.
     #[test]
     fn suits_per_rank_counts_the_suits_of_each_rank() {
-        let mut rng = crate::rng::Rng::new(7);
+        let mut rng = crate::base::rng::Rng::new(7);
         for _ in 0..20_000 {
             let cards = rng.next_u64() & ((1 << 53) - 1);
             let lanes = suits_per_rank(cards);
@@ -2717,7 +2722,7 @@ mod tests {
 
     #[test]
     fn equal_sets_cost_the_cheapest_choice_of_ranks() {
-        fn brute(shape: &SetsShape, counts: &[u8; crate::card::KINDS]) -> Option<usize> {
+        fn brute(shape: &SetsShape, counts: &[u8; crate::base::card::KINDS]) -> Option<usize> {
             // Non-decreasing rank sequences: each multiset of ranks once.
             fn go(
                 shape: &SetsShape,
@@ -2761,7 +2766,7 @@ mod tests {
             }
             go(shape, counts, 0, &mut Vec::new())
         }
-        let mut rng = crate::rng::Rng::new(41);
+        let mut rng = crate::base::rng::Rng::new(41);
         let mut answers = [0; 2];
         for case in 0..4000u32 {
             let bit = |b: u32| case >> b & 1 == 1;
@@ -2775,7 +2780,7 @@ mod tests {
             };
             // A few ranks, with copies of some suits: in every other case at most two of a
             // card (two decks, the count by groups), otherwise any number (rank by rank).
-            let mut counts = [0u8; crate::card::KINDS];
+            let mut counts = [0u8; crate::base::card::KINDS];
             for _ in 0..rng.below(16) {
                 // Twos too (rank index 1): a set of them only where twos may be natural.
                 let r = [0, 1, 4, 8][rng.below(4) as usize];
@@ -2784,7 +2789,7 @@ mod tests {
                     counts[card] += 1;
                 }
             }
-            let present = (0..crate::card::KINDS)
+            let present = (0..crate::base::card::KINDS)
                 .filter(|&i| counts[i] > 0)
                 .fold(0u64, |m, i| m | 1 << i);
             let copies = counts.iter().any(|&k| k > 1);
@@ -2801,7 +2806,7 @@ mod tests {
     /// templates of the contracts' lists, under readings that change the network.
     #[test]
     fn the_first_flow_is_the_networks_where_it_fills() {
-        use crate::disputes::DisputeId as D;
+        use crate::rules::disputes::DisputeId as D;
         let switches: [(D, &[&str]); 6] = [
             (D::AllWildMelds, &["allowed", "forbidden"]),
             (D::SetDuplicateSuits, &["forbidden", "allowed"]),
@@ -2811,8 +2816,8 @@ mod tests {
             (D::SetMaxSize, &["4", "unlimited"]),
         ];
         let push = load("push", &[]).unwrap().rules;
-        let pack = crate::game::pack(&push, 4);
-        let mut rng = crate::rng::Rng::new(29);
+        let pack = crate::engine::game::pack(&push, 4);
+        let mut rng = crate::base::rng::Rng::new(29);
         let (mut filled, mut decided, mut differ) = (0, 0, 0);
         for _ in 0..20_000 {
             let mut rules = push.clone();
@@ -2886,7 +2891,7 @@ mod tests {
     /// way: two of sixteen cards, where sets have no size limit and suits may repeat.
     #[test]
     fn a_set_beyond_the_step_table_is_weighed_too() {
-        use crate::disputes::DisputeId as D;
+        use crate::rules::disputes::DisputeId as D;
         let rules = push_with(&[
             (D::SetMaxSize, "unlimited"),
             (D::SetDuplicateSuits, "allowed"),
@@ -2906,7 +2911,7 @@ mod tests {
     /// only where twos are wild: on any template, its answer is the network's where it fills.
     #[test]
     fn the_first_flow_takes_a_two_as_the_rules_say() {
-        use crate::disputes::DisputeId as D;
+        use crate::rules::disputes::DisputeId as D;
         let same = |rules: &Rules, h: &str, c: Component, t: Template| {
             let quick = first_flow(rules, &hand(h), &[(c, t)]);
             let whole = fill(rules, &hand(h), &[(c, t)], None, &mut Flow::default());
@@ -2961,7 +2966,10 @@ mod tests {
         // Where a 2 may be natural in a set, a set of twos under rank-only takes only jokers
         // beside its natural twos: a second 2S (its suit is there already) may not fill it, the
         // first flow falls short and the search decides (on the 5s, with the 2s as wilds).
-        let twos = push_with(&[(crate::disputes::DisputeId::NaturalTwos, "runs-and-sets")]);
+        let twos = push_with(&[(
+            crate::rules::disputes::DisputeId::NaturalTwos,
+            "runs-and-sets",
+        )]);
         let h = hand("2S 2S 2H 5C");
         assert_eq!(one_meld(&twos, set(3), &h), None);
         assert_eq!(
@@ -2971,7 +2979,7 @@ mod tests {
         // No rank with a natural (a 2 is not natural in a Push set): an all-wild set, and none
         // where all-wild melds are forbidden.
         assert_eq!(decided("2C JK JK", set(3)), Some(cards("2C JK JK")));
-        let anchored = push_with(&[(crate::disputes::DisputeId::AllWildMelds, "forbidden")]);
+        let anchored = push_with(&[(crate::rules::disputes::DisputeId::AllWildMelds, "forbidden")]);
         assert_eq!(one_meld(&anchored, set(3), &hand("2C JK JK")), Some(None));
         // Runs: the hearts hold two places of A-2-3 and of 2-3-4 (before the clubs' two of
         // 4-5-6), but one of them is the wild 2, which the bounds count among the wilds only
@@ -2997,7 +3005,7 @@ mod tests {
         assert!(any("5H 6H 9H JK", run(3)));
         assert!(!any("5H 6S 7D", run(3)), "runs keep one suit");
         let mut mixed = rules.clone();
-        assert!(mixed.set_reading(crate::disputes::DisputeId::RunSuits, "any-suits"));
+        assert!(mixed.set_reading(crate::rules::disputes::DisputeId::RunSuits, "any-suits"));
         assert!(Reach::new(&mixed, &hand("5H 6S 7D")).may_hold_any(&mixed, run(3)));
         let line = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK";
         let longest = u8::try_from(rules.max_run()).unwrap();
@@ -3052,12 +3060,12 @@ mod tests {
         // 2 may stand for itself there (the question may count it twice: the search decides).
         assert!(held("2H 3H", run(3), "4H"));
         let mut never = rules.clone();
-        assert!(never.set_reading(crate::disputes::DisputeId::NaturalTwos, "never"));
+        assert!(never.set_reading(crate::rules::disputes::DisputeId::NaturalTwos, "never"));
         let four = Card::new(Rank::Four, Suit::Hearts);
         assert!(!may_hold(&never, run(3), &hand("2H 3H"), four));
         assert!(may_hold(&never, run(3), &hand("2H 3H JK"), four));
         let mut any = rules.clone();
-        assert!(any.set_reading(crate::disputes::DisputeId::RunSuits, "any-suits"));
+        assert!(any.set_reading(crate::rules::disputes::DisputeId::RunSuits, "any-suits"));
         assert!(may_hold(
             &any,
             run(3),
@@ -3077,7 +3085,7 @@ mod tests {
     /// wild cards and a single natural seven meet nothing.
     #[test]
     fn sets_of_two_sizes_without_all_wild_melds() {
-        let id = crate::disputes::DisputeId::AllWildMelds;
+        let id = crate::rules::disputes::DisputeId::AllWildMelds;
         let rules = load("push", &[(id, "forbidden".into())]).unwrap().rules;
         let contract = [set(3), set(4)];
         let h = hand("7S 7H 7D 9S 9H 9D 9C");
@@ -3096,7 +3104,7 @@ mod tests {
 
     #[test]
     fn wild_cards_alone_and_twos_in_sets() {
-        use crate::disputes::DisputeId;
+        use crate::rules::disputes::DisputeId;
         let rules = load("push", &[]).unwrap().rules;
         // An all-wild set (allowed in Push) beside a natural one.
         let h = hand("7S 7H 7D JK JK 2C");
@@ -3139,7 +3147,7 @@ mod tests {
     /// Yet the 2 still anchors a run where every run needs a natural card.
     #[test]
     fn a_wild_two_is_not_also_counted_as_a_natural() {
-        use crate::disputes::DisputeId;
+        use crate::rules::disputes::DisputeId;
         let rules = load("push", &[]).unwrap().rules;
         assert!(rules.twos_wild && rules.natural_two_in_runs());
         let h = hand("3S AH 2H 4H 5H 9H QH 2D AC 6C 8C");
@@ -3162,7 +3170,7 @@ mod tests {
     /// search still moves it (here the 7S, which an anchored set of sevens needs).
     #[test]
     fn the_first_flow_leaves_the_search_little_to_do() {
-        use crate::disputes::DisputeId;
+        use crate::rules::disputes::DisputeId;
         let mut rules = load("push", &[]).unwrap().rules;
         let run_4_to_7 = Template::Run {
             suit: Some(Suit::Spades),
@@ -3199,7 +3207,7 @@ mod tests {
     /// between them. Where suits may repeat, the second set gets the fourth seven too.
     #[test]
     fn the_pruning_bound_counts_shared_cards_once() {
-        use crate::disputes::DisputeId;
+        use crate::rules::disputes::DisputeId;
         let bound = |rules: &Rules,
                      h: &Counts,
                      chosen: &[(Component, Template)],
@@ -3269,7 +3277,7 @@ mod tests {
     /// where it is not in sequence) is none.
     #[test]
     fn run_naturals_count_twos_only_where_they_may_be_natural() {
-        use crate::disputes::DisputeId;
+        use crate::rules::disputes::DisputeId;
         let push = load("push", &[]).unwrap().rules;
         let never = load("push", &[(DisputeId::NaturalTwos, "never".into())])
             .unwrap()
@@ -3309,7 +3317,7 @@ mod tests {
     /// natural card (the 5♥ stays in hand).
     #[test]
     fn anchors_of_two_suits_at_one_place_pool() {
-        use crate::disputes::DisputeId;
+        use crate::rules::disputes::DisputeId;
         let mixed = load(
             "push",
             &[
@@ -3343,7 +3351,7 @@ mod tests {
         }
         // Five runs of three from a hand that holds them (two in spades, where runs may share a
         // suit): the quick check judges each run alone and lets the hand through.
-        let id = crate::disputes::DisputeId::SameSuitRunsInContract;
+        let id = crate::rules::disputes::DisputeId::SameSuitRunsInContract;
         let rules = load("push", &[(id, "allowed".into())]).unwrap().rules;
         let h = hand("4S 5S 6S 4H 5H 6H 4D 5D 6D 4C 5C 6C 8S 9S 10S");
         assert_met(&rules, &[run(3); 5], &h, "");

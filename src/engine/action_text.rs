@@ -13,10 +13,10 @@
 //! (`[JK JK=7]` is one joker standing for a 7); a declaration of a card not listed plainly adds
 //! the card (`[7S 7H JK=7]` is three cards). Commas may separate cards.
 
-use crate::card::Card;
-use crate::game::{Action, MeldSpec};
-use crate::meld::Target;
-use crate::spec::MeldKind;
+use crate::base::card::Card;
+use crate::engine::game::{Action, MeldSpec};
+use crate::oracle::meld::Target;
+use crate::rules::spec::MeldKind;
 
 /// The words of `s` (brackets are words of their own; whitespace and commas separate), each with
 /// where it starts in `s`, counted in characters.
@@ -146,23 +146,26 @@ impl Reader {
             }
             match t.split_once('=') {
                 Some((c, target)) => {
-                    let card: Card = c.parse().map_err(|e: crate::card::CardParseError| {
-                        format!("in the declaration `{t}`: {e}")
-                    })?;
+                    let card: Card =
+                        c.parse().map_err(|e: crate::base::card::CardParseError| {
+                            format!("in the declaration `{t}`: {e}")
+                        })?;
                     if !card.is_joker() && !card.is_two() {
                         return Err(format!(
                             "`{t}`: only a wild card (a joker or a 2) can be declared to stand for another card"
                         ));
                     }
                     let target: Target =
-                        target.parse().map_err(|e: crate::card::CardParseError| {
-                            format!("in the declaration `{t}`: {e}")
-                        })?;
+                        target
+                            .parse()
+                            .map_err(|e: crate::base::card::CardParseError| {
+                                format!("in the declaration `{t}`: {e}")
+                            })?;
                     items.push((card, Some(target)));
                 }
                 None => items.push((
                     t.parse()
-                        .map_err(|e: crate::card::CardParseError| e.to_string())?,
+                        .map_err(|e: crate::base::card::CardParseError| e.to_string())?,
                     None,
                 )),
             }

@@ -7,7 +7,7 @@
 include!(concat!(env!("OUT_DIR"), "/disputes_gen.rs"));
 
 /// The register's text, embedded.
-pub const REGISTER_YAML: &str = include_str!("../spec/disputes.yaml");
+pub const REGISTER_YAML: &str = include_str!("../../spec/disputes.yaml");
 
 impl std::fmt::Display for DisputeId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -11,18 +11,18 @@
 //! Differential fuzzing ([`fuzz`]) plays random games with the built-in players, feeds them to the
 //! implementation, and shrinks the first divergence to a small scenario file.
 
-use crate::action_text::parse_action;
-use crate::bots::{self, Bot};
-use crate::card::{Card, Counts};
-use crate::disputes::DisputeId;
-use crate::game::{Action, Game, MeldSpec, Reason, Stage};
-use crate::observe::observe;
-use crate::protocol::{self, Line, Server};
-use crate::rng::Rng;
+use crate::base::card::{Card, Counts};
+use crate::base::rng::Rng;
+use crate::engine::action_text::parse_action;
+use crate::engine::bots::{self, Bot};
+use crate::engine::game::{Action, Game, MeldSpec, Reason, Stage};
+use crate::engine::observe::observe;
 use crate::rules::Loaded;
-use crate::scenario::{self, Scenario};
-use crate::spec;
-use crate::transcript::{self, ResultRecord};
+use crate::rules::disputes::DisputeId;
+use crate::rules::spec;
+use crate::suite::protocol::{self, Line, Server};
+use crate::suite::scenario::{self, Scenario};
+use crate::suite::transcript::{self, ResultRecord};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -684,7 +684,7 @@ fn meld_features(rules: &crate::rules::Rules, spec: &MeldSpec) -> Vec<&'static s
         }
     }
     if one_suit && spec.kind != Some(spec::MeldKind::Set) {
-        use crate::card::Rank;
+        use crate::base::card::Rank;
         let has = |r: Rank| {
             spec.cards.iter().any(|c| c.rank() == Some(r))
                 || spec.declared.iter().any(|(_, t)| t.rank() == Some(r))
@@ -1087,7 +1087,7 @@ fn check_legal(
         .and_then(Value::as_array)
         .map(|v| v.iter().filter_map(Value::as_str).map(norm).collect())
         .unwrap_or_default();
-    let want: BTreeSet<String> = crate::protocol::compared_legal(reference)
+    let want: BTreeSet<String> = crate::suite::protocol::compared_legal(reference)
         .into_iter()
         .collect();
     if got != want {
@@ -1289,7 +1289,7 @@ pub fn coverage(dir: &Path) -> Result<(Coverage, Vec<(String, String)>), String>
     let mut told: BTreeSet<String> = BTreeSet::new();
     for (d, files) in &naming {
         for f in files {
-            if let Ok(st) = crate::settle::settle(f, *d, &[])
+            if let Ok(st) = crate::suite::settle::settle(f, *d, &[])
                 && st.differs()
                 && let Some(r) = st.runs.iter().find(|r| r.in_force)
             {
@@ -1378,8 +1378,8 @@ pub struct FuzzOptions {
 /// one rank, and three cards of one suit in sequence on the circular rank line (a wild, declared,
 /// may fill one place). Fuzzing plays them to see whether the implementation refuses them too.
 fn probes(game: &Game, limit: usize) -> Vec<Action> {
-    use crate::card::{Rank, Suit};
-    use crate::meld::Target;
+    use crate::base::card::{Rank, Suit};
+    use crate::oracle::meld::Target;
     let seat = game.turn();
     let hand = &game.deal.hands[usize::from(seat)];
     let rules = &game.rules;

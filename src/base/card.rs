@@ -718,7 +718,7 @@ mod tests {
     /// (and on hands holding no card twice, where it answers from the masks alone), and `iter` visits exactly the kinds present, in order.
     #[test]
     fn more_than_compares_every_kind() {
-        let mut rng = crate::rng::Rng::new(7);
+        let mut rng = crate::base::rng::Rng::new(7);
         for round in 0..4000 {
             let mut a = [0u8; KINDS];
             let mut b = [0u8; KINDS];
@@ -761,7 +761,7 @@ mod tests {
     /// counted again from them; a refused removal changes nothing.
     #[test]
     fn counts_keep_their_kinds_and_total_in_step() {
-        let mut rng = crate::rng::Rng::new(11);
+        let mut rng = crate::base::rng::Rng::new(11);
         let mut c = Counts::new();
         for step in 0..20_000 {
             let card = Card(rng.below(KINDS as u64) as u8);

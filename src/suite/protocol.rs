@@ -7,16 +7,16 @@
 //! engine answering the protocol (`push-rummy serve`, and the built-in implementation of
 //! `push-rummy conform`).
 
-use crate::action_text::{parse_action, parse_meld_spec};
-use crate::card::Card;
-use crate::disputes::DisputeId;
-use crate::game::{Action, Game, MeldSpec, Stage};
-use crate::observe::observe;
-use crate::position::{Position, Rest, Start};
+use crate::base::card::Card;
+use crate::base::yaml::Pos;
+use crate::engine::action_text::{parse_action, parse_meld_spec};
+use crate::engine::game::{Action, Game, MeldSpec, Stage};
+use crate::engine::observe::observe;
+use crate::engine::position::{Position, Rest, Start};
+use crate::rules::disputes::DisputeId;
+use crate::rules::spec::{self, Entry, Leaf, Origin, RawRules, RoundSpec, Ty};
 use crate::rules::{self, Loaded};
-use crate::spec::{self, Entry, Leaf, Origin, RawRules, RoundSpec, Ty};
-use crate::transcript::{self, event_json, reading_text, rules_listing};
-use crate::yaml::Pos;
+use crate::suite::transcript::{self, event_json, reading_text, rules_listing};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -53,7 +53,10 @@ fn cards_json(c: &[Card]) -> Vec<String> {
 /// natural 2 in its place, is declared too: otherwise it could be read as a wild again). A meld
 /// that keeps several readings (`wild-declaration=never`) is pinned down by its reading texts
 /// instead: [`start_message`] sends them and [`game_from_start`] keeps exactly those.
-pub fn table_meld_spec(rules: &crate::rules::Rules, m: &crate::game::TableMeld) -> MeldSpec {
+pub fn table_meld_spec(
+    rules: &crate::rules::Rules,
+    m: &crate::engine::game::TableMeld,
+) -> MeldSpec {
     let kind = m.interps.first().map(|i| i.kind);
     let kind = kind.filter(|&k| m.interps.iter().all(|i| i.kind == k));
     let declared = if m.interps.len() == 1 {

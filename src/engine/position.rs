@@ -2,17 +2,17 @@
 //! scores of the earlier hands), from an explicit pack order, or from an explicit position (hands,
 //! stock, discard pile, melds on the table, who has met the contract, whose turn it is).
 //!
-//! Used by scenario files ([`crate::scenario`]). Everything is checked: the cards placed must be
+//! Used by scenario files ([`crate::suite::scenario`]). Everything is checked: the cards placed must be
 //! exactly this game's pack, table melds must be melds, seats must be at the table. Problems come
 //! back as a [`PositionError`] that says which part of the position is wrong, so that a scenario
 //! can point at the line.
 
-use crate::card::{Card, Counts};
-use crate::disputes::reading::WildDeclaration;
-use crate::game::{Game, HandEnd, HandResult, MeldSpec, Progress, Stage, TableMeld, pack};
-use crate::meld::{self, Query};
-use crate::rng::Rng;
+use crate::base::card::{Card, Counts};
+use crate::base::rng::Rng;
+use crate::engine::game::{Game, HandEnd, HandResult, MeldSpec, Progress, Stage, TableMeld, pack};
+use crate::oracle::meld::{self, Query};
 use crate::rules::Rules;
+use crate::rules::disputes::reading::WildDeclaration;
 use std::sync::Arc;
 
 /// How a game starts: the table and the generator.
@@ -327,12 +327,12 @@ impl Game {
                     Place::Meld(i),
                     format!(
                         "meld {i} ({}) is not a meld: {}",
-                        crate::card::format_cards(&spec.cards),
+                        crate::base::card::format_cards(&spec.cards),
                         verdict.reason
                     ),
                 ));
             }
-            if crate::game::needs_declaration(&verdict.interpretations)
+            if crate::engine::game::needs_declaration(&verdict.interpretations)
                 && g.rules.readings.wild_declaration != WildDeclaration::Never
             {
                 let options: Vec<String> = verdict
@@ -345,7 +345,7 @@ impl Game {
                     Place::Meld(i),
                     format!(
                         "meld {i} ({}) can be read {} ways ({}): declare its kind or what its wilds stand for",
-                        crate::card::format_cards(&spec.cards),
+                        crate::base::card::format_cards(&spec.cards),
                         verdict.interpretations.len(),
                         options.join("; ")
                     ),

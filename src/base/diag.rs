@@ -3,7 +3,7 @@
 //! Every input error that reaches a person goes through [`Diagnostic`]; [`render`] prints them the
 //! way rustc does, with the offending line and a caret.
 
-use crate::yaml::Pos;
+use crate::base::yaml::Pos;
 use std::fmt;
 
 /// One problem found in an input file.
@@ -33,7 +33,7 @@ impl Diagnostic {
     }
 
     /// A YAML text of `file` that could not be read at all, with the parser's hint.
-    pub fn from_syntax(file: &str, e: crate::yaml::SyntaxError) -> Diagnostic {
+    pub fn from_syntax(file: &str, e: crate::base::yaml::SyntaxError) -> Diagnostic {
         let d = Diagnostic::new(file, e.pos, "", e.message);
         match e.hint {
             Some(h) => d.with_hint(h),

@@ -8,14 +8,14 @@
 //! refused action leaves the game as it was), and remember what it has learnt (its searches, the
 //! table melds' lay-offs), so it plays the same games faster (`tests/games.rs` compares the two).
 
-use crate::card::{Card, Counts, cards_in};
-use crate::contract;
-use crate::disputes::reading;
-use crate::game::{Action, Event, Game, Stage, TableMeld};
-use crate::meld;
-use crate::rng::Rng;
+use crate::base::card::{Card, Counts, cards_in};
+use crate::base::rng::Rng;
+use crate::engine::game::{Action, Event, Game, Stage, TableMeld};
+use crate::oracle::contract;
+use crate::oracle::meld;
 use crate::rules::Rules;
-use crate::spec::{Component, MeldKind};
+use crate::rules::disputes::reading;
+use crate::rules::spec::{Component, MeldKind};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -125,7 +125,7 @@ impl Trial for Commit<'_> {
 struct Memo {
     last: Option<Last>,
     table: Vec<MeldFits>,
-    /// [`crate::game::stamps_taken`] when `table` was last brought in line.
+    /// [`crate::engine::game::stamps_taken`] when `table` was last brought in line.
     synced: u64,
     /// The meld the last action played onto (a lay-off or a rescue), where it was one: most
     /// often the only meld changed since `table` was brought in line.
@@ -181,7 +181,7 @@ impl Memo {
     fn bring_in_line(&mut self, game: &Game) {
         let table = &game.deal.table;
         // No stamp taken since the last sync, and as many melds: the same table.
-        let stamps = crate::game::stamps_taken();
+        let stamps = crate::engine::game::stamps_taken();
         if stamps == self.synced && self.table.len() == table.len() {
             return;
         }
@@ -412,7 +412,7 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
     // laid down. After the contract, a meld the hand may not hold at all
     // (`Reach::may_hold_any`) is not asked for, nor searched: both read once from the hand.
     let game = t.game();
-    let mut may_hold = [true; crate::legal::MELD_CANDIDATES];
+    let mut may_hold = [true; crate::engine::legal::MELD_CANDIDATES];
     if game.deal.progress[si].done {
         let reach = contract::Reach::new(&game.rules, &game.deal.hands[si]);
         for (k, may) in may_hold.iter_mut().enumerate() {
@@ -637,7 +637,7 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::{Rank, parse_cards};
+    use crate::base::card::{Rank, parse_cards};
     use crate::rules::load;
 
     fn useful(rules: &Rules, hand: &Counts, card: Card, wanted: &[Component]) -> bool {
@@ -718,13 +718,13 @@ mod tests {
                         named: &dyn Fn(&Game) -> usize| {
             for _ in 0..1000 {
                 memo.sync_table(game);
-                let before = crate::game::stamps_taken();
+                let before = crate::engine::game::stamps_taken();
                 let touched = named(game);
                 change(game);
                 memo.touched = Some(touched);
                 memo.sync_table(game);
                 assert!(memo.in_line(game));
-                if crate::game::stamps_taken() == before + n {
+                if crate::engine::game::stamps_taken() == before + n {
                     return;
                 }
             }
@@ -760,7 +760,7 @@ mod tests {
         };
         let run = parse_cards("6H 8H JK").unwrap();
         let cards: Vec<Card> = run.iter().map(|&c| take(c)).collect();
-        let card = take(Card::new(held, crate::card::Suit::Hearts));
+        let card = take(Card::new(held, crate::base::card::Suit::Hearts));
         let query = meld::Query {
             cards: cards.clone(),
             kind: Some(MeldKind::Run),
@@ -807,7 +807,7 @@ mod tests {
     /// canonical order), on random hands under rules with and without wild twos.
     #[test]
     fn the_discard_is_the_least_card_by_wildness_use_points_and_order() {
-        let mut rng = crate::rng::Rng::new(11);
+        let mut rng = crate::base::rng::Rng::new(11);
         for name in ["push", "six-to-ten", "cap-it"] {
             let rules = load(name, &[]).unwrap().rules;
             let key = |c: Card, useful: u64| {
@@ -821,8 +821,8 @@ mod tests {
             for round in 0..2000 {
                 // Sparse masks, and now and then none allowed.
                 let density = [2, 4, 8, 64][round % 4];
-                let mask = |rng: &mut crate::rng::Rng| {
-                    (0..crate::card::KINDS)
+                let mask = |rng: &mut crate::base::rng::Rng| {
+                    (0..crate::base::card::KINDS)
                         .fold(0u64, |m, i| m | u64::from(rng.below(density) == 0) << i)
                 };
                 let (allowed, useful) = (mask(&mut rng), mask(&mut rng));

@@ -9,12 +9,12 @@
 //! (`tests/legal_actions.rs`) checks the other direction: whatever `apply` accepts from a broad
 //! random space of non-meld actions is listed.
 
-use crate::card::{Card, CardList, Counts, Rank, Suit, cards_in};
-use crate::contract;
-use crate::disputes::reading as rd;
-use crate::game::{Action, Game, MeldSpec, Stage};
-use crate::meld::{self, Interpretation, Query, Target};
-use crate::spec::{Component, MeldKind};
+use crate::base::card::{Card, CardList, Counts, Rank, Suit, cards_in};
+use crate::engine::game::{Action, Game, MeldSpec, Stage};
+use crate::oracle::contract;
+use crate::oracle::meld::{self, Interpretation, Query, Target};
+use crate::rules::disputes::reading as rd;
+use crate::rules::spec::{Component, MeldKind};
 use std::rc::Rc;
 
 impl Game {
@@ -143,9 +143,9 @@ impl Game {
             && match self.rules.readings.wild_declaration {
                 rd::WildDeclaration::Never => false,
                 rd::WildDeclaration::Always => true,
-                rd::WildDeclaration::WhenAmbiguous => {
-                    quick.as_deref().is_some_and(crate::game::needs_declaration)
-                }
+                rd::WildDeclaration::WhenAmbiguous => quick
+                    .as_deref()
+                    .is_some_and(crate::engine::game::needs_declaration),
             };
         let readings: Vec<Interpretation> = match quick {
             Some(v) => v,
@@ -204,7 +204,7 @@ impl Game {
                 1u128
                     << match t {
                         Target::Card(c) => c.index(),
-                        Target::Rank(r) => crate::card::KINDS + usize::from(r.number()) - 1,
+                        Target::Rank(r) => crate::base::card::KINDS + usize::from(r.number()) - 1,
                     }
             };
             let mut listed = 0u128;

@@ -7,13 +7,13 @@
 //!
 //! Seats are numbered clockwise from 0; "left" is the next seat (`+1`), turn order is clockwise.
 
-use crate::card::{Card, CardList, Counts, Rank, Suit};
-use crate::contract;
-use crate::disputes::reading as rd;
-use crate::meld::{self, Interpretation, Query, Target};
-use crate::rng::Rng;
+use crate::base::card::{Card, CardList, Counts, Rank, Suit};
+use crate::base::rng::Rng;
+use crate::oracle::contract;
+use crate::oracle::meld::{self, Interpretation, Query, Target};
+use crate::rules::disputes::reading as rd;
+use crate::rules::spec::MeldKind;
 use crate::rules::{Direction, Rules, WhenEmpty};
-use crate::spec::MeldKind;
 use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
@@ -1133,7 +1133,7 @@ impl Game {
                 Reason::InvalidMeld,
                 format!(
                     "{} is not a meld: {}",
-                    crate::card::pretty_cards(&spec.cards),
+                    crate::base::card::pretty_cards(&spec.cards),
                     v.reason
                 ),
             ));
@@ -1363,7 +1363,7 @@ impl Game {
                                 Reason::ContractNotMet,
                                 format!(
                                     "{} fills no part of the contract still open",
-                                    crate::card::pretty_cards(&specs[i].cards)
+                                    crate::base::card::pretty_cards(&specs[i].cards)
                                 ),
                             ));
                         }
@@ -1530,7 +1530,7 @@ impl Game {
                 Reason::InvalidLayOff,
                 format!(
                     "{} does not extend meld {target} ({})",
-                    crate::card::pretty_cards(cards),
+                    crate::base::card::pretty_cards(cards),
                     describe(old)
                 ),
             ));
@@ -1742,7 +1742,7 @@ impl Game {
 
     /// The cards `seat` may discard now, after the `no-legal-discard` relaxation if it applies.
     pub fn discard_options(&self, seat: u8) -> Vec<Card> {
-        crate::card::cards_in(self.discard_mask(seat)).collect()
+        crate::base::card::cards_in(self.discard_mask(seat)).collect()
     }
 
     /// [`Game::discard_options`] as a mask by [`Card::index`].
@@ -1984,7 +1984,7 @@ pub fn needs_declaration(interps: &[Interpretation]) -> bool {
     }
     // Each reading's wilds as (card, what it stands for), sorted: an interpretation has at most
     // `MAX_MELD_CARDS` roles.
-    let blank = (Card::JOKER, Target::Rank(crate::card::Rank::Ace));
+    let blank = (Card::JOKER, Target::Rank(crate::base::card::Rank::Ace));
     let wild_meanings = |i: &Interpretation, out: &mut [(Card, Target); meld::MAX_MELD_CARDS]| {
         let mut n = 0;
         for r in i.wilds() {
@@ -2022,9 +2022,10 @@ fn single(interps: Vec<Interpretation>) -> Result<Vec<Interpretation>, Illegal> 
 }
 
 fn describe(m: &TableMeld) -> String {
-    m.interps
-        .first()
-        .map_or_else(|| crate::card::pretty_cards(&m.cards), |i| i.describe())
+    m.interps.first().map_or_else(
+        || crate::base::card::pretty_cards(&m.cards),
+        |i| i.describe(),
+    )
 }
 
 fn discard_reason(rules: &Rules, card: Card, taken: Option<Card>) -> String {
@@ -2052,15 +2053,15 @@ fn discard_reason(rules: &Rules, card: Card, taken: Option<Card>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::{Suit, parse_cards};
-    use crate::disputes::DisputeId;
+    use crate::base::card::{Suit, parse_cards};
+    use crate::rules::disputes::DisputeId;
 
     /// The discardable cards worked out on masks are the held cards `discard_allowed` allows one
     /// by one, under every combination of wild discards, restrictions, wild twos, relaxations
     /// and taken card, on random hands holding some cards twice.
     #[test]
     fn discardable_cards_are_the_held_cards_discard_allowed_allows() {
-        let mut rng = crate::rng::Rng::new(5);
+        let mut rng = crate::base::rng::Rng::new(5);
         let push = crate::rules::load("push", &[]).unwrap().rules;
         let games: Vec<Game> = (0..8)
             .map(|v| {
@@ -2079,7 +2080,8 @@ mod tests {
             let mut g = games[round % games.len()].clone();
             let mut hand = Counts::default();
             for _ in 0..rng.below(14) {
-                let c = Card::from_index(rng.below(crate::card::KINDS as u64) as usize).unwrap();
+                let c =
+                    Card::from_index(rng.below(crate::base::card::KINDS as u64) as usize).unwrap();
                 hand.add(c);
             }
             let held: Vec<Card> = hand.iter().map(|(c, _)| c).collect();

@@ -8,10 +8,10 @@
 //! own exact card (in a set under `rank-only`: its own rank) is *natural* wherever the reading
 //! `natural-twos` allows a natural 2 in that kind of meld; otherwise it is wild.
 
-use crate::card::{Card, Rank, Suit};
-use crate::disputes::reading;
+use crate::base::card::{Card, Rank, Suit};
+use crate::rules::disputes::reading;
+use crate::rules::spec::MeldKind;
 use crate::rules::{Place, Rules};
-use crate::spec::MeldKind;
 use std::fmt;
 
 /// The most interpretations listed for one meld; beyond it the list is marked truncated.
@@ -92,7 +92,7 @@ impl fmt::Display for Target {
 }
 
 impl std::str::FromStr for Target {
-    type Err = crate::card::CardParseError;
+    type Err = crate::base::card::CardParseError;
 
     /// `7H` (a card) or `7` (a rank).
     fn from_str(s: &str) -> Result<Target, Self::Err> {
@@ -196,10 +196,10 @@ struct Parts<'a> {
 }
 
 /// Room for one card kind per entry: the space [`parts`] fills, on the caller's stack.
-type Kinds = [(Card, u8); crate::card::KINDS];
+type Kinds = [(Card, u8); crate::base::card::KINDS];
 
 /// Empty [`Kinds`].
-const NO_KINDS: Kinds = [(Card::JOKER, 0); crate::card::KINDS];
+const NO_KINDS: Kinds = [(Card::JOKER, 0); crate::base::card::KINDS];
 
 fn parts<'a>(
     rules: &Rules,
@@ -207,7 +207,7 @@ fn parts<'a>(
     naturals: &'a mut Kinds,
     wilds: &'a mut Kinds,
 ) -> Parts<'a> {
-    let mut counts = [0u8; crate::card::KINDS];
+    let mut counts = [0u8; crate::base::card::KINDS];
     // The kinds present, to visit them in index order without reading every count.
     let mut present = 0u64;
     for c in cards {
@@ -215,7 +215,7 @@ fn parts<'a>(
         present |= 1 << c.index();
     }
     let (mut nn, mut nw) = (0, 0);
-    for card in crate::card::cards_in(present) {
+    for card in crate::base::card::cards_in(present) {
         let k = counts[card.index()];
         if rules.is_wild(card) {
             wilds[nw] = (card, k);
@@ -1510,7 +1510,7 @@ fn rescue_places(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
+    use crate::base::card::parse_cards;
     use crate::rules::load;
 
     fn first(rules: &Rules, cards: &str, kind: MeldKind) -> Interpretation {
@@ -1541,7 +1541,7 @@ mod tests {
             targets.extend(Suit::ALL.map(|suit| Target::Card(Card::new(rank, suit))));
             for t in targets {
                 let listed: Vec<Card> = t.cards().collect();
-                let read: Vec<Card> = crate::card::cards_in(t.mask()).collect();
+                let read: Vec<Card> = crate::base::card::cards_in(t.mask()).collect();
                 assert_eq!(read, listed, "{t:?}");
             }
         }

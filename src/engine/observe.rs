@@ -4,8 +4,8 @@
 //! Invariant: an observation is a function of what the seat can see; changing cards hidden from
 //! the seat (other hands, the stock) never changes it (a property test checks this).
 
-use crate::card::Card;
-use crate::game::{Game, Stage};
+use crate::base::card::Card;
+use crate::engine::game::{Game, Stage};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

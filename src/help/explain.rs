@@ -6,21 +6,21 @@
 //! for reason codes, the conformance scenarios that expect the code.
 //!
 //! ```
-//! use push_rummy::explain::{explain, Topic};
+//! use push_rummy::help::explain::{explain, Topic};
 //! let e = explain("push-not-allowed", None).unwrap();
 //! assert_eq!(e.kind, "reason code");
 //! // The reason names the dispute that decides it; its readings come with their sources.
 //! assert!(e.disputes.iter().any(|d| d.id == "push-with-one-stock-card"));
-//! assert!(matches!(push_rummy::explain::lookup("frozen-two"), Ok(Topic::Dispute(_, None))));
+//! assert!(matches!(push_rummy::help::explain::lookup("frozen-two"), Ok(Topic::Dispute(_, None))));
 //! let unknown = explain("push-not-alowed", None).unwrap_err();
 //! assert_eq!(unknown.suggestion.as_deref(), Some("push-not-allowed"));
 //! ```
 
-use crate::diag::did_you_mean;
-use crate::disputes::{DisputeId, register};
-use crate::game::Reason;
-use crate::spec::{self, RuleDef, Ty};
-use crate::yaml::{self, Node, Value as Y};
+use crate::base::diag::did_you_mean;
+use crate::base::yaml::{self, Node, Value as Y};
+use crate::engine::game::Reason;
+use crate::rules::disputes::{DisputeId, register};
+use crate::rules::spec::{self, RuleDef, Ty};
 use serde::Serialize;
 use std::path::Path;
 
@@ -279,7 +279,7 @@ fn scenarios_exercising(suite: &Path, path: &str) -> Vec<ScenarioRef> {
 
 /// The scenarios under `suite` whose text holds `word` and whose YAML passes `hit`.
 fn scenarios_where(suite: &Path, word: &str, hit: impl Fn(&Node) -> bool) -> Vec<ScenarioRef> {
-    let Ok(files) = crate::scenario::find_scenarios(suite) else {
+    let Ok(files) = crate::suite::scenario::find_scenarios(suite) else {
         return Vec::new();
     };
     let mut out = Vec::new();

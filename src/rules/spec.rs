@@ -5,9 +5,9 @@
 //! This module checks form (keys, types, ranges, reading names); meaning (a deal larger than the
 //! deck, an impossible contract) is checked when compiling, in [`crate::rules`].
 
-use crate::diag::{Diagnostic, did_you_mean};
-use crate::disputes::{DisputeId, list_readings};
-use crate::yaml::{Node, Pos, Value};
+use crate::base::diag::{Diagnostic, did_you_mean};
+use crate::base::yaml::{Node, Pos, Value};
+use crate::rules::disputes::{DisputeId, list_readings};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

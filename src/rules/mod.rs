@@ -5,11 +5,14 @@
 //! Invariant: a `Rules` value always describes a playable game: every deal fits the pack for every
 //! allowed player count, and every contract meld is one the pack can make.
 
-use crate::card::{Card, Rank};
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::disputes::{DisputeId, Readings, list_readings, reading};
-use crate::spec::{self, Component, Leaf, MeldKind, Origin, RawRules, RoundSpec};
-use crate::yaml::{self, Pos};
+pub mod disputes;
+pub mod spec;
+
+use crate::base::card::{Card, Rank};
+use crate::base::diag::{Diagnostic, Diagnostics};
+use crate::base::yaml::{self, Pos};
+use crate::rules::disputes::{DisputeId, Readings, list_readings, reading};
+use spec::{Component, Leaf, MeldKind, Origin, RawRules, RoundSpec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -19,41 +22,45 @@ pub const GAMES: [&str; 3] = ["push", "cap-it", "six-to-ten"];
 
 /// The rule sets embedded in the binary, by name, with their file in the repository.
 pub const BUILT_IN: &[(&str, &str, &str)] = &[
-    ("push", "spec/push.yaml", include_str!("../spec/push.yaml")),
+    (
+        "push",
+        "spec/push.yaml",
+        include_str!("../../spec/push.yaml"),
+    ),
     (
         "cap-it",
         "spec/cap-it.yaml",
-        include_str!("../spec/cap-it.yaml"),
+        include_str!("../../spec/cap-it.yaml"),
     ),
     (
         "six-to-ten",
         "spec/six-to-ten.yaml",
-        include_str!("../spec/six-to-ten.yaml"),
+        include_str!("../../spec/six-to-ten.yaml"),
     ),
     (
         "source-000",
         "spec/house/source-000.yaml",
-        include_str!("../spec/house/source-000.yaml"),
+        include_str!("../../spec/house/source-000.yaml"),
     ),
     (
         "source-001",
         "spec/house/source-001.yaml",
-        include_str!("../spec/house/source-001.yaml"),
+        include_str!("../../spec/house/source-001.yaml"),
     ),
     (
         "source-002",
         "spec/house/source-002.yaml",
-        include_str!("../spec/house/source-002.yaml"),
+        include_str!("../../spec/house/source-002.yaml"),
     ),
     (
         "source-003",
         "spec/house/source-003.yaml",
-        include_str!("../spec/house/source-003.yaml"),
+        include_str!("../../spec/house/source-003.yaml"),
     ),
     (
         "club-marathon",
         "spec/house/club-marathon.yaml",
-        include_str!("../spec/house/club-marathon.yaml"),
+        include_str!("../../spec/house/club-marathon.yaml"),
     ),
 ];
 
@@ -411,7 +418,11 @@ impl LoadError {
 
     /// [`LoadError::render`], in colour when `color` is set.
     pub fn render_styled(&self, color: bool) -> String {
-        crate::diag::render_styled(&self.diagnostics, &|f| self.sources.get(f).cloned(), color)
+        crate::base::diag::render_styled(
+            &self.diagnostics,
+            &|f| self.sources.get(f).cloned(),
+            color,
+        )
     }
 }
 
@@ -453,7 +464,7 @@ pub fn parse_reading_arg(arg: &str) -> Result<(DisputeId, String), Diagnostic> {
     let (id, name) = (id.trim(), name.trim());
     let Some(dispute) = DisputeId::from_id(id) else {
         let ids: Vec<&str> = DisputeId::ALL.iter().map(|d| d.id()).collect();
-        let hint = match crate::diag::did_you_mean(id, ids.iter().copied()) {
+        let hint = match crate::base::diag::did_you_mean(id, ids.iter().copied()) {
             Some(m) => format!("did you mean `{m}`? the disputes are: {}", ids.join(", ")),
             None => format!("the disputes are: {}", ids.join(", ")),
         };
@@ -615,16 +626,17 @@ fn resolve(
             Ok(t) => t,
             Err(yaml::ReadError::Io(_)) if !is_path(name_or_path) => {
                 let names: Vec<&str> = BUILT_IN.iter().map(|(n, _, _)| *n).collect();
-                let hint = match crate::diag::did_you_mean(name_or_path, names.iter().copied()) {
-                    Some(m) => format!(
-                        "did you mean `{m}`? built-in rule sets: {}",
-                        names.join(", ")
-                    ),
-                    None => format!(
-                        "built-in rule sets: {}; a path ends in .yaml",
-                        names.join(", ")
-                    ),
-                };
+                let hint =
+                    match crate::base::diag::did_you_mean(name_or_path, names.iter().copied()) {
+                        Some(m) => format!(
+                            "did you mean `{m}`? built-in rule sets: {}",
+                            names.join(", ")
+                        ),
+                        None => format!(
+                            "built-in rule sets: {}; a path ends in .yaml",
+                            names.join(", ")
+                        ),
+                    };
                 diags.push(
                     place(format!(
                         "no built-in rule set or file named `{name_or_path}`"

@@ -12,17 +12,17 @@
 //! is left to `push-rummy rules check` and `push-rummy replay`.
 //!
 //! ```
-//! let rules = push_rummy::schema::rules();
+//! let rules = push_rummy::help::schema::rules();
 //! assert_eq!(rules["properties"]["sets"]["properties"]["min-size"]["anyOf"][0]["minimum"], 2);
-//! let json = push_rummy::yaml::parse("sets: {min-size: 3}").map(|n| push_rummy::schema::to_json(&n));
+//! let json = push_rummy::base::yaml::parse("sets: {min-size: 3}").map(|n| push_rummy::help::schema::to_json(&n));
 //! assert_eq!(json.unwrap()["sets"]["min-size"], 3);
 //! ```
 
-use crate::disputes::{DisputeId, register};
-use crate::game::Reason;
-use crate::scenario;
-use crate::spec::{self, RuleDef, Ty};
-use crate::yaml::{Node, Value as Y};
+use crate::base::yaml::{Node, Value as Y};
+use crate::engine::game::Reason;
+use crate::rules::disputes::{DisputeId, register};
+use crate::rules::spec::{self, RuleDef, Ty};
+use crate::suite::scenario;
 use serde_json::{Map, Value, json};
 
 /// Where the rules schema is shipped, relative to the repository root.

@@ -2,7 +2,7 @@
 //!
 //! Every input file (rules, scenarios) is read through here, so the limits on input live here too:
 //! size, nesting depth, alias expansion, duplicate keys. Typed decoding with field paths and
-//! "did you mean" hints is in [`crate::spec`] (rules) and [`crate::scenario`] (scenarios).
+//! "did you mean" hints is in [`crate::rules::spec`] (rules) and [`crate::suite::scenario`] (scenarios).
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;

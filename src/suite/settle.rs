@@ -5,10 +5,10 @@
 //! files are the one place that says which scenarios tell its readings apart, so adding a dispute
 //! is one entry in `spec/disputes.yaml` plus scenarios that name it.
 
-use crate::disputes::DisputeId;
 use crate::rules::LoadError;
-use crate::scenario::{self, Scenario};
-use crate::transcript::{self, State, StepRecord, Transcript};
+use crate::rules::disputes::DisputeId;
+use crate::suite::scenario::{self, Scenario};
+use crate::suite::transcript::{self, State, StepRecord, Transcript};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 

@@ -6,11 +6,11 @@
 //! Shared by the property tests (`tests/meld_oracle.rs`) and the fuzz target `meld_search`; not
 //! part of the library's interface.
 
-use crate::card::{Card, Rank, Suit};
-use crate::disputes::DisputeId;
-use crate::meld::{Interpretation, Role, Target};
+use crate::base::card::{Card, Rank, Suit};
+use crate::oracle::meld::{Interpretation, Role, Target};
 use crate::rules::Rules;
-use crate::spec::MeldKind;
+use crate::rules::disputes::DisputeId;
+use crate::rules::spec::MeldKind;
 use std::collections::BTreeSet;
 
 fn natural_two_in_sets(r: &Rules) -> bool {

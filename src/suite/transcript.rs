@@ -5,11 +5,11 @@
 //! `conformance/README.md`. Nothing in it depends on the machine, the path of the scenario or
 //! the time: the same scenario gives the same transcript everywhere.
 
-use crate::card::{Card, Counts};
-use crate::game::{Event, Game, HandEnd, Stage};
-use crate::meld::{self, Interpretation};
-use crate::scenario::{Check, EndSpec, Expect, MeldCheck, Scenario};
-use crate::spec::{self, MeldKind, RawRules};
+use crate::base::card::{Card, Counts};
+use crate::engine::game::{Event, Game, HandEnd, Stage};
+use crate::oracle::meld::{self, Interpretation};
+use crate::rules::spec::{self, MeldKind, RawRules};
+use crate::suite::scenario::{Check, EndSpec, Expect, MeldCheck, Scenario};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -452,7 +452,7 @@ fn end_text(e: &HandEnd) -> String {
 }
 
 fn meld_check_text(m: &MeldCheck) -> String {
-    let a = crate::game::Action::Meld(vec![m.spec.clone()]).to_string();
+    let a = crate::engine::game::Action::Meld(vec![m.spec.clone()]).to_string();
     format!("{}: {}", m.owner, a.trim_start_matches("meld "))
 }
 
@@ -487,7 +487,7 @@ fn cards_text(c: &[Card]) -> String {
     if c.is_empty() {
         "none".into()
     } else {
-        crate::card::format_cards(c)
+        crate::base::card::format_cards(c)
     }
 }
 

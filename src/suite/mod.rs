@@ -1,0 +1,11 @@
+//! The conformance suite and what runs it: scenario files ([`scenario`]) replayed into
+//! transcripts ([`transcript`]), one scenario under each reading ([`settle`]), the JSON-lines
+//! protocol ([`protocol`]) and the harness that checks another implementation ([`conform`]),
+//! and the standard benchmark workloads ([`bench`]).
+
+pub mod bench;
+pub mod conform;
+pub mod protocol;
+pub mod scenario;
+pub mod settle;
+pub mod transcript;
