@@ -94,7 +94,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-// The layers, bottom up: each imports only those before it (ARCHITECTURE.md, "Code map").
+#![forbid(unsafe_code)]
+
+// The layers, bottom up: base, rules, oracle, engine, suite, help; each imports only those below
+// it (ARCHITECTURE.md, "Code map").
 pub mod base;
 pub mod engine;
 pub mod help;
