@@ -315,102 +315,142 @@ fn rescuable(tm: &TableMeld) -> u64 {
 fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
     let game = t.game();
     let si = usize::from(seat);
+    if game.deal.stage == Stage::Draw {
+        return greedy_draw(game, seat, memo);
+    }
+    if game.deal.progress[si].done
+        && let Some(a) = greedy_table_play(t, seat, memo)
+    {
+        return a;
+    }
+    if let Some(a) = greedy_meld(t, seat, memo) {
+        return a;
+    }
+    greedy_discard(t.game(), seat)
+}
+
+/// The greedy draw: take the discard when it completes the contract (or, after the contract,
+/// when it is wild); otherwise push where a push is allowed.
+fn greedy_draw(game: &Game, seat: u8, memo: &mut Memo) -> Action {
+    let si = usize::from(seat);
     let hand = &game.deal.hands[si];
     let contract = &game.rules.rounds[game.round].contract;
-    if game.deal.stage == Stage::Draw {
-        // Take the discard when it completes the contract (or, after the contract, when it is wild).
-        let take = match game.deal.discard.last() {
-            Some(&top) if !game.deal.progress[si].done => {
-                let mut with = hand.clone();
-                with.add(top);
-                memo.laydown(game, seat, contract, &with).is_some()
-            }
-            Some(&top) => game.rules.is_wild(top),
-            None => false,
-        };
-        let can_take = !game.deal.discard.is_empty();
-        if take && can_take {
-            return Action::TakeDiscard;
+    // Take the discard when it completes the contract (or, after the contract, when it is wild).
+    let take = match game.deal.discard.last() {
+        Some(&top) if !game.deal.progress[si].done => {
+            let mut with = hand.clone();
+            with.add(top);
+            memo.laydown(game, seat, contract, &with).is_some()
         }
-        if game.push_check().is_ok() || !can_take {
-            return Action::Push;
-        }
+        Some(&top) => game.rules.is_wild(top),
+        None => false,
+    };
+    let can_take = !game.deal.discard.is_empty();
+    if take && can_take {
         return Action::TakeDiscard;
     }
-    if game.deal.progress[si].done {
-        // Lay-offs card by card and meld by meld, then rescues: the first that `apply` takes. A
-        // card with no lay-off form on a meld (remembered while the meld is unchanged) is not
-        // asked again.
-        memo.sync_table(game);
-        let held = hand.present();
-        // The held cards that some meld may still take. Asking about a card below changes only
-        // its own bit of the meld asked about, which is not asked about again in this loop.
-        let table = &mut memo.table;
-        let (open, rescuable) =
-            (table.iter()).fold((0, 0), |(o, r), e| (o | e.open, r | e.rescuable));
-        let cards = held & open;
-        for card in cards_in(cards) {
-            let bit = 1u64 << card.index();
-            for (m, e) in table.iter_mut().enumerate() {
-                if e.open & bit == 0 {
-                    continue;
-                }
-                // A natural card's one form, built only where it is listed.
-                if let Some(fits) = t.game().natural_lay_off_fits(m, card) {
-                    if !fits {
-                        e.open &= !bit;
-                    } else {
-                        let a = Action::plain_lay_off(m, card, None);
-                        if t.try_action(&a) {
-                            return a;
-                        }
-                    }
-                    continue;
-                }
-                // A wild's forms (or a natural card's, where the one-card shortcut does not
-                // apply): the first, and the others only if `apply` refuses it.
-                let Some(first) = t.game().first_lay_off_form(m, card, None) else {
-                    e.open &= !bit;
-                    continue;
-                };
-                if t.try_action(&first) {
-                    return first;
-                }
-                for a in t.game().lay_off_forms(m, card, None).into_iter().skip(1) {
-                    if t.try_action(&a) {
-                        return a;
-                    }
-                }
-            }
-        }
-        // Rescues meld by meld (`rescue_forms` in order): only by a natural card in hand that a
-        // wild there stands for.
-        let rescues = if rescuable & held == 0 {
-            0
-        } else {
-            memo.table.len()
-        };
-        for m in 0..rescues {
-            if memo.table[m].rescuable & held == 0 {
+    if game.push_check().is_ok() || !can_take {
+        return Action::Push;
+    }
+    Action::TakeDiscard
+}
+
+/// After the contract: lay-offs card by card and meld by meld, then rescues: the first that
+/// `apply` takes. A card with no lay-off form on a meld (remembered while the meld is
+/// unchanged) is not asked again.
+fn greedy_table_play(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Option<Action> {
+    let game = t.game();
+    memo.sync_table(game);
+    let held = game.deal.hands[usize::from(seat)].present();
+    // The held cards that some meld may still take. Asking about a card below changes only
+    // its own bit of the meld asked about, which is not asked about again in this loop.
+    let (open, rescuable) =
+        (memo.table.iter()).fold((0, 0), |(o, r), e| (o | e.open, r | e.rescuable));
+    if let Some(a) = greedy_lay_off(t, memo, held & open) {
+        return Some(a);
+    }
+    greedy_rescue(t, seat, memo, held, rescuable)
+}
+
+/// The first lay-off of one of `cards` that `apply` takes, card by card and meld by meld.
+fn greedy_lay_off(t: &mut impl Trial, memo: &mut Memo, cards: u64) -> Option<Action> {
+    let table = &mut memo.table;
+    for card in cards_in(cards) {
+        let bit = 1u64 << card.index();
+        for (m, e) in table.iter_mut().enumerate() {
+            if e.open & bit == 0 {
                 continue;
             }
-            // The first form, and the others only if `apply` refuses it.
-            let Some(first) = t.game().first_rescue_form_on(seat, m) else {
+            // A natural card's one form, built only where it is listed.
+            if let Some(fits) = t.game().natural_lay_off_fits(m, card) {
+                if !fits {
+                    e.open &= !bit;
+                } else {
+                    let a = Action::plain_lay_off(m, card, None);
+                    if t.try_action(&a) {
+                        return Some(a);
+                    }
+                }
+                continue;
+            }
+            // A wild's forms (or a natural card's, where the one-card shortcut does not
+            // apply): the first, and the others only if `apply` refuses it.
+            let Some(first) = t.game().first_lay_off_form(m, card, None) else {
+                e.open &= !bit;
                 continue;
             };
             if t.try_action(&first) {
-                return first;
+                return Some(first);
             }
-            for a in t.game().rescue_forms_on(seat, m).into_iter().skip(1) {
+            for a in t.game().lay_off_forms(m, card, None).into_iter().skip(1) {
                 if t.try_action(&a) {
-                    return a;
+                    return Some(a);
                 }
             }
         }
     }
-    // The contract, or a run and then a set: each searched for only if the one before was not
-    // laid down. After the contract, a meld the hand may not hold at all
-    // (`Reach::may_hold_any`) is not asked for, nor searched: both read once from the hand.
+    None
+}
+
+/// Rescues meld by meld (`rescue_forms` in order): only by a natural card in hand (`held`) that
+/// a wild there stands for (`rescuable`, of every meld).
+fn greedy_rescue(
+    t: &mut impl Trial,
+    seat: u8,
+    memo: &Memo,
+    held: u64,
+    rescuable: u64,
+) -> Option<Action> {
+    let rescues = if rescuable & held == 0 {
+        0
+    } else {
+        memo.table.len()
+    };
+    for m in 0..rescues {
+        if memo.table[m].rescuable & held == 0 {
+            continue;
+        }
+        // The first form, and the others only if `apply` refuses it.
+        let Some(first) = t.game().first_rescue_form_on(seat, m) else {
+            continue;
+        };
+        if t.try_action(&first) {
+            return Some(first);
+        }
+        for a in t.game().rescue_forms_on(seat, m).into_iter().skip(1) {
+            if t.try_action(&a) {
+                return Some(a);
+            }
+        }
+    }
+    None
+}
+
+/// The contract, or a run and then a set: each searched for only if the one before was not
+/// laid down. After the contract, a meld the hand may not hold at all (`Reach::may_hold_any`)
+/// is not asked for, nor searched: both read once from the hand.
+fn greedy_meld(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Option<Action> {
+    let si = usize::from(seat);
     let game = t.game();
     let mut may_hold = [true; crate::engine::legal::MELD_CANDIDATES];
     if game.deal.progress[si].done {
@@ -430,12 +470,17 @@ fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
         if let Some(a) = found
             && t.try_action(&a)
         {
-            return a;
+            return Some(a);
         }
     }
-    // Discard the costliest useless card: not wild, and no help towards the melds still wanted
-    // (then the costliest card that is not wild; any allowed card if all are wild).
-    let game = t.game();
+    None
+}
+
+/// Discard the costliest useless card: not wild, and no help towards the melds still wanted
+/// (then the costliest card that is not wild; any allowed card if all are wild). The turn ends
+/// without a discard only where no card may be discarded.
+fn greedy_discard(game: &Game, seat: u8) -> Action {
+    let si = usize::from(seat);
     let hand = &game.deal.hands[si];
     let smallest = [
         Component {

@@ -293,166 +293,14 @@ impl Game {
         check_decks(&rules, start)?;
         let mut g = Game::start_at(rules, &later_decks)?;
         let n = usize::from(g.players);
-        if pos.hands.len() != n {
-            return Err(err(
-                Place::Hand(pos.hands.len().min(255) as u8),
-                format!(
-                    "the position gives {} hand(s) for {n} players",
-                    pos.hands.len()
-                ),
-            ));
-        }
+        check_hand_count(pos, n)?;
         // Table melds first: their cards count as placed.
-        let mut table = Vec::with_capacity(pos.table.len());
-        for (i, (owner, spec)) in pos.table.iter().enumerate() {
-            if usize::from(*owner) >= n {
-                return Err(err(
-                    Place::Meld(i),
-                    format!(
-                        "meld {i} belongs to seat {owner}, not a seat of {n} players (0 to {})",
-                        n - 1
-                    ),
-                ));
-            }
-            let verdict = meld::interpret(
-                &g.rules,
-                &Query {
-                    cards: spec.cards.clone(),
-                    kind: spec.kind,
-                    declared: spec.declared.clone(),
-                },
-            );
-            if !verdict.is_valid() {
-                return Err(err(
-                    Place::Meld(i),
-                    format!(
-                        "meld {i} ({}) is not a meld: {}",
-                        crate::base::card::format_cards(&spec.cards),
-                        verdict.reason
-                    ),
-                ));
-            }
-            if crate::engine::game::needs_declaration(&verdict.interpretations)
-                && g.rules.readings.wild_declaration != WildDeclaration::Never
-            {
-                let options: Vec<String> = verdict
-                    .interpretations
-                    .iter()
-                    .take(4)
-                    .map(|x| x.describe())
-                    .collect();
-                return Err(err(
-                    Place::Meld(i),
-                    format!(
-                        "meld {i} ({}) can be read {} ways ({}): declare its kind or what its wilds stand for",
-                        crate::base::card::format_cards(&spec.cards),
-                        verdict.interpretations.len(),
-                        options.join("; ")
-                    ),
-                ));
-            }
-            let mut cards = spec.cards.clone();
-            cards.sort();
-            table.push(Arc::new(TableMeld::new(
-                *owner,
-                cards,
-                verdict.interpretations,
-            )));
-        }
-        // The rest of the pack, in canonical order.
-        let mut placed: Vec<(String, Vec<Card>)> = Vec::new();
-        for (s, h) in pos.hands.iter().enumerate() {
-            placed.push((format!("hand of seat {s}"), h.clone()));
-        }
-        for (i, m) in table.iter().enumerate() {
-            placed.push((format!("meld {i}"), m.cards.clone()));
-        }
-        placed.push(("stock".into(), pos.stock.clone()));
-        placed.push(("discard pile".into(), pos.discard.clone()));
-        let mut stock = pos.stock.clone();
-        let mut discard = pos.discard.clone();
-        if pos.rest != Rest::None {
-            let mut rest = Counts::from_cards(&pack(&g.rules, g.players));
-            for (_, cards) in &placed {
-                for c in cards {
-                    if !rest.remove(*c) {
-                        // Too many of this card: reported below by the pack check.
-                        continue;
-                    }
-                }
-            }
-            let rest = rest.cards();
-            match pos.rest {
-                Rest::Stock => stock.extend(&rest),
-                Rest::Discard => discard.extend(&rest),
-                Rest::None => {}
-            }
-            let label = if pos.rest == Rest::Stock {
-                "stock"
-            } else {
-                "discard pile"
-            };
-            placed.push((format!("the rest ({label})"), rest));
-        }
-        check_pack(&g.rules, g.players, &placed).map_err(|m| err(Place::Cards, m))?;
+        let table = table_melds(&g.rules, pos, n)?;
+        let (stock, discard) = stock_and_discard(&g.rules, g.players, pos, &table)?;
         let contract = g.rules.rounds[g.round].contract.len();
-        let met: Vec<u8> = match &pos.contract_met {
-            Some(v) => v.clone(),
-            None => {
-                let mut v: Vec<u8> = table.iter().map(|m| m.owner).collect();
-                v.sort_unstable();
-                v.dedup();
-                v
-            }
-        };
-        let mut progress = vec![
-            Progress {
-                done: false,
-                filled: vec![false; contract],
-            };
-            n
-        ];
-        for &s in &met {
-            let Some(p) = progress.get_mut(usize::from(s)) else {
-                return Err(err(
-                    Place::ContractMet,
-                    format!("seat {s} is not a seat of {n} players (0 to {})", n - 1),
-                ));
-            };
-            p.done = true;
-            p.filled = vec![true; contract];
-        }
+        let progress = contract_progress(contract, pos, &table, n)?;
         let turn = pos.turn.unwrap_or(g.deal.turn);
-        if usize::from(turn) >= n {
-            return Err(err(
-                Place::Turn,
-                format!("seat {turn} is not a seat of {n} players (0 to {})", n - 1),
-            ));
-        }
-        if pos.stage == Stage::Over {
-            return Err(err(
-                Place::Stage,
-                "a position is at the draw or in play, not over",
-            ));
-        }
-        if let Some(t) = pos.taken {
-            if pos.stage != Stage::Play {
-                return Err(err(
-                    Place::Taken,
-                    "a card is taken from the discard pile only once the draw is made (stage: play)",
-                ));
-            }
-            // Still in hand, or already melded or laid off this turn.
-            let placed = pos.table.iter().any(|(_, m)| m.cards.contains(&t));
-            if !pos.hands[usize::from(turn)].contains(&t) && !placed {
-                return Err(err(
-                    Place::Taken,
-                    format!(
-                        "the taken card {t} is neither in the hand of seat {turn}, the seat to play, nor in a meld on the table"
-                    ),
-                ));
-            }
-        }
+        check_turn(pos, turn, n)?;
         g.deal.hands = pos.hands.iter().map(|h| Counts::from_cards(h)).collect();
         // The engine keeps piles with their top last.
         g.deal.stock = stock.into_iter().rev().collect();
@@ -470,4 +318,211 @@ impl Game {
         g.decks = start.decks.clone();
         Ok(g)
     }
+}
+
+/// The position gives one hand per seat.
+fn check_hand_count(pos: &Position, n: usize) -> Result<(), PositionError> {
+    if pos.hands.len() != n {
+        return Err(err(
+            Place::Hand(pos.hands.len().min(255) as u8),
+            format!(
+                "the position gives {} hand(s) for {n} players",
+                pos.hands.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The position's table melds, each read by the meld oracle, in table order.
+fn table_melds(
+    rules: &Rules,
+    pos: &Position,
+    n: usize,
+) -> Result<Vec<Arc<TableMeld>>, PositionError> {
+    let mut table = Vec::with_capacity(pos.table.len());
+    for (i, (owner, spec)) in pos.table.iter().enumerate() {
+        table.push(Arc::new(table_meld(rules, n, i, *owner, spec)?));
+    }
+    Ok(table)
+}
+
+/// Table meld `i`: its owner is a seat, its cards are a meld, read one way (or declared, or
+/// floating under `wild-declaration=never`).
+fn table_meld(
+    rules: &Rules,
+    n: usize,
+    i: usize,
+    owner: u8,
+    spec: &MeldSpec,
+) -> Result<TableMeld, PositionError> {
+    if usize::from(owner) >= n {
+        return Err(err(
+            Place::Meld(i),
+            format!(
+                "meld {i} belongs to seat {owner}, not a seat of {n} players (0 to {})",
+                n - 1
+            ),
+        ));
+    }
+    let verdict = meld::interpret(
+        rules,
+        &Query {
+            cards: spec.cards.clone(),
+            kind: spec.kind,
+            declared: spec.declared.clone(),
+        },
+    );
+    if !verdict.is_valid() {
+        return Err(err(
+            Place::Meld(i),
+            format!(
+                "meld {i} ({}) is not a meld: {}",
+                crate::base::card::format_cards(&spec.cards),
+                verdict.reason
+            ),
+        ));
+    }
+    if crate::engine::game::needs_declaration(&verdict.interpretations)
+        && rules.readings.wild_declaration != WildDeclaration::Never
+    {
+        let options: Vec<String> = verdict
+            .interpretations
+            .iter()
+            .take(4)
+            .map(|x| x.describe())
+            .collect();
+        return Err(err(
+            Place::Meld(i),
+            format!(
+                "meld {i} ({}) can be read {} ways ({}): declare its kind or what its wilds stand for",
+                crate::base::card::format_cards(&spec.cards),
+                verdict.interpretations.len(),
+                options.join("; ")
+            ),
+        ));
+    }
+    let mut cards = spec.cards.clone();
+    cards.sort();
+    Ok(TableMeld::new(owner, cards, verdict.interpretations))
+}
+
+/// The stock and the discard pile (top card first), the rest of the pack added to one of them
+/// where `pos.rest` says so, once every card placed is checked to be exactly the pack.
+fn stock_and_discard(
+    rules: &Rules,
+    players: u8,
+    pos: &Position,
+    table: &[Arc<TableMeld>],
+) -> Result<(Vec<Card>, Vec<Card>), PositionError> {
+    // The rest of the pack, in canonical order.
+    let mut placed: Vec<(String, Vec<Card>)> = Vec::new();
+    for (s, h) in pos.hands.iter().enumerate() {
+        placed.push((format!("hand of seat {s}"), h.clone()));
+    }
+    for (i, m) in table.iter().enumerate() {
+        placed.push((format!("meld {i}"), m.cards.clone()));
+    }
+    placed.push(("stock".into(), pos.stock.clone()));
+    placed.push(("discard pile".into(), pos.discard.clone()));
+    let mut stock = pos.stock.clone();
+    let mut discard = pos.discard.clone();
+    if pos.rest != Rest::None {
+        let mut rest = Counts::from_cards(&pack(rules, players));
+        for (_, cards) in &placed {
+            for c in cards {
+                if !rest.remove(*c) {
+                    // Too many of this card: reported below by the pack check.
+                    continue;
+                }
+            }
+        }
+        let rest = rest.cards();
+        match pos.rest {
+            Rest::Stock => stock.extend(&rest),
+            Rest::Discard => discard.extend(&rest),
+            Rest::None => {}
+        }
+        let label = if pos.rest == Rest::Stock {
+            "stock"
+        } else {
+            "discard pile"
+        };
+        placed.push((format!("the rest ({label})"), rest));
+    }
+    check_pack(rules, players, &placed).map_err(|m| err(Place::Cards, m))?;
+    Ok((stock, discard))
+}
+
+/// Each seat's contract progress: met (every part filled) for the seats `pos.contract_met`
+/// names, or else for the owners of table melds; open for the others.
+fn contract_progress(
+    contract: usize,
+    pos: &Position,
+    table: &[Arc<TableMeld>],
+    n: usize,
+) -> Result<Vec<Progress>, PositionError> {
+    let met: Vec<u8> = match &pos.contract_met {
+        Some(v) => v.clone(),
+        None => {
+            let mut v: Vec<u8> = table.iter().map(|m| m.owner).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+    };
+    let mut progress = vec![
+        Progress {
+            done: false,
+            filled: vec![false; contract],
+        };
+        n
+    ];
+    for &s in &met {
+        let Some(p) = progress.get_mut(usize::from(s)) else {
+            return Err(err(
+                Place::ContractMet,
+                format!("seat {s} is not a seat of {n} players (0 to {})", n - 1),
+            ));
+        };
+        p.done = true;
+        p.filled = vec![true; contract];
+    }
+    Ok(progress)
+}
+
+/// The seat to play is at the table, the stage is a turn's, and a taken card is the seat to
+/// play's (still in hand, or already melded or laid off this turn).
+fn check_turn(pos: &Position, turn: u8, n: usize) -> Result<(), PositionError> {
+    if usize::from(turn) >= n {
+        return Err(err(
+            Place::Turn,
+            format!("seat {turn} is not a seat of {n} players (0 to {})", n - 1),
+        ));
+    }
+    if pos.stage == Stage::Over {
+        return Err(err(
+            Place::Stage,
+            "a position is at the draw or in play, not over",
+        ));
+    }
+    if let Some(t) = pos.taken {
+        if pos.stage != Stage::Play {
+            return Err(err(
+                Place::Taken,
+                "a card is taken from the discard pile only once the draw is made (stage: play)",
+            ));
+        }
+        // Still in hand, or already melded or laid off this turn.
+        let placed = pos.table.iter().any(|(_, m)| m.cards.contains(&t));
+        if !pos.hands[usize::from(turn)].contains(&t) && !placed {
+            return Err(err(
+                Place::Taken,
+                format!(
+                    "the taken card {t} is neither in the hand of seat {turn}, the seat to play, nor in a meld on the table"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
