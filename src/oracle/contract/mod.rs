@@ -1,0 +1,337 @@
+//! Contracts: whether given melds meet a deal's contract ([`check`]), and whether a hand can meet
+//! it at all, with which melds ([`laydown`]).
+//!
+//! # What makes a contract
+//!
+//! A deal's contract is a list of contract melds (`Component`: a kind and a size, e.g. a set of 3
+//! and a run of 4). Melds laid down together meet it when each contract meld is filled by one of
+//! them, a different one each. The plain rule is [`check`], in this file:
+//!
+//! - a meld fills a contract meld when one of its interpretations ([`meld::interpret`]) is of the
+//!   contract meld's kind and its size is right ([`size_ok`]: at least the stated size, or exactly
+//!   it under `contract-sizes=exact`);
+//! - melds beyond the contract are extras; under `contract-turn-extras=next-turn` they must wait;
+//! - under `same-rank-sets=forbidden` no two sets laid down share a rank, and under
+//!   `same-suit-runs-in-contract=forbidden` no two of the contract's runs share a suit (runs of
+//!   any suits: no suit of a natural card repeats) (`constraints_hold`).
+//!
+//! `check` tries every way of giving the melds, in each of their interpretations, to the contract
+//! melds (`search_assignment`); where none works, `why_not` says why.
+//!
+//! # The laydown search, in layers
+//!
+//! Whether a *hand* can meet the contract is asked far more often (every legal-action listing,
+//! every bot turn), so it has a plain search and fast paths in front of it, each of which must
+//! give the plain search's answer:
+//!
+//! 1. [`search_laydown`] (`search.rs`): the exhaustive search. It chooses a *template* for each
+//!    contract meld (a set rank, or a run suit and window: `templates.rs`) and decides whether the
+//!    hand can fill all templates at once as a small max-flow problem (`flow.rs`): cards flow from
+//!    the hand to the places of the templates, natural cards only to places they fit, wild cards
+//!    anywhere a wild may stand. With `all-wild-melds=forbidden` each template also has a one-card
+//!    "anchor" that only a natural card can fill. A contract meld of exactly the stated size exists
+//!    whenever a larger one does, so templates have exactly the stated size. Branches are pruned by
+//!    an upper bound on the naturals the templates can hold (`naturals_added`).
+//! 2. `may_meet` (`relaxed/`): a relaxed check, run before the search, that turns most hands
+//!    away without searching: the runs' part (`relaxed/runs.rs`), then the sets'
+//!    (`relaxed/sets.rs`). It only ever says "no" where no laydown exists.
+//! 3. `first_flow` and `one_meld` (`one_meld.rs`): the flow's first pass without building the
+//!    network (the search takes its melds where it fills every template), and a contract of one
+//!    meld answered without the search (the bots' run or set after their contract).
+//! 4. [`laydown`] (`search.rs`) = `one_meld`'s answer where it has one, else [`search_laydown`].
+//! 5. [`may_hold`] and [`Reach`] (`reach.rs`): whether a meld of a contract meld could hold a card
+//!    or the hand could hold any; necessary conditions the bots ask between searches.
+//!
+//! What the hand offers runs and the wilds, read once for the relaxed check and the search, is in
+//! `hand.rs`.
+//!
+//! # What holds the fast paths to the plain rule
+//!
+//! - `tests/laydown.rs` (the crate's integration tests): `laydown_search_agrees_with_brute_force`
+//!   cuts small hands into groups of the contract's sizes every way and checks them with [`check`]
+//!   (the brute force), against [`laydown`] (so against the relaxed check, the pruning bound, the
+//!   first flow and the network at once); `one_meld_is_laid_down_as_the_search_lays_it_down`
+//!   compares [`laydown`] with [`search_laydown`] card for card;
+//!   `may_hold_passes_every_card_of_every_meld` holds [`may_hold`] and [`Reach::may_hold_any`] to
+//!   every meld the hand makes.
+//! - This module's unit tests (`contract/tests/`): `relaxed.rs` holds `may_meet` to the search
+//!   exactly where it relaxes nothing, and its cost of equal sets to every choice of ranks;
+//!   `flow.rs` holds `first_flow` to the network and `one_meld` to the search; `search.rs` holds
+//!   the template lists to a plain sort and checks the pruning bound's counts.
+
+mod flow;
+mod hand;
+mod one_meld;
+mod reach;
+mod relaxed;
+mod search;
+mod templates;
+#[cfg(test)]
+mod tests;
+
+pub use reach::{Reach, may_hold};
+pub use search::{Laydown, laydown, search_laydown};
+
+use crate::base::card::Card;
+use crate::oracle::meld::{self, Interpretation, Query};
+use crate::rules::Rules;
+use crate::rules::disputes::reading;
+use crate::rules::spec::{Component, MeldKind};
+
+/// The result of checking melds against a contract.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContractCheck {
+    pub satisfied: bool,
+    /// For each meld given, the contract meld it fills (`None`: an extra meld).
+    pub assignment: Vec<Option<Component>>,
+    pub reason: String,
+    /// The contract is met, but melds beyond it must wait (contract-turn-extras=next-turn).
+    pub extras_wait: bool,
+}
+
+/// Whether a meld of `n` cards is the right size for contract meld `c` (`contract-sizes`).
+pub fn size_ok(rules: &Rules, c: Component, n: usize) -> bool {
+    match rules.readings.contract_sizes {
+        reading::ContractSizes::Minimum => n >= usize::from(c.size),
+        reading::ContractSizes::Exact => n == usize::from(c.size),
+    }
+}
+
+/// Checks whether `melds` (with their queries' declarations) meet `contract` in one laydown.
+pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> ContractCheck {
+    let mut interps: Vec<Vec<Interpretation>> = Vec::new();
+    for (i, q) in melds.iter().enumerate() {
+        let v = meld::interpret(rules, q);
+        if !v.is_valid() {
+            return ContractCheck {
+                satisfied: false,
+                assignment: vec![None; melds.len()],
+                reason: format!(
+                    "meld {} ({}) is not valid: {}",
+                    i + 1,
+                    crate::base::card::pretty_cards(&q.cards),
+                    v.reason
+                ),
+                extras_wait: false,
+            };
+        }
+        interps.push(v.interpretations);
+    }
+    let cards: Vec<&[Card]> = melds.iter().map(|q| &q.cards[..]).collect();
+    check_interpreted(rules, contract, &cards, &interps)
+}
+
+/// [`check`] for melds already interpreted: `interps[i]` is every interpretation of the meld of
+/// cards `melds[i]` (as [`meld::interpret`] gives them), and none is empty.
+pub fn check_interpreted(
+    rules: &Rules,
+    contract: &[Component],
+    melds: &[&[Card]],
+    interps: &[Vec<Interpretation>],
+) -> ContractCheck {
+    let mut best: Option<Vec<Option<Component>>> = None;
+    let mut assign = vec![None; melds.len()];
+    let mut filled = vec![false; contract.len()];
+    let mut chosen: Vec<Option<&Interpretation>> = vec![None; melds.len()];
+    search_assignment(
+        rules,
+        contract,
+        melds,
+        interps,
+        0,
+        &mut assign,
+        &mut filled,
+        &mut chosen,
+        &mut best,
+    );
+    match best {
+        Some(a) => {
+            let extras = a.iter().filter(|x| x.is_none()).count();
+            if extras > 0
+                && rules.readings.contract_turn_extras == reading::ContractTurnExtras::NextTurn
+            {
+                return ContractCheck {
+                    satisfied: false,
+                    assignment: a,
+                    reason: format!(
+                        "{extras} meld(s) beyond the contract must wait for the next turn (contract-turn-extras=next-turn)"
+                    ),
+                    extras_wait: true,
+                };
+            }
+            ContractCheck {
+                satisfied: true,
+                assignment: a,
+                reason: String::new(),
+                extras_wait: false,
+            }
+        }
+        None => ContractCheck {
+            satisfied: false,
+            assignment: vec![None; melds.len()],
+            reason: why_not(rules, contract, melds, interps),
+            extras_wait: false,
+        },
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search_assignment<'a>(
+    rules: &Rules,
+    contract: &[Component],
+    melds: &[&[Card]],
+    interps: &'a [Vec<Interpretation>],
+    i: usize,
+    assign: &mut Vec<Option<Component>>,
+    filled: &mut Vec<bool>,
+    chosen: &mut Vec<Option<&'a Interpretation>>,
+    best: &mut Option<Vec<Option<Component>>>,
+) {
+    if best.is_some() {
+        return;
+    }
+    if i == melds.len() {
+        if filled.iter().all(|&f| f) && constraints_hold(rules, assign, chosen) {
+            *best = Some(assign.clone());
+        }
+        return;
+    }
+    let n = melds[i].len();
+    for (j, &c) in contract.iter().enumerate() {
+        if filled[j] || !size_ok(rules, c, n) {
+            continue;
+        }
+        for interp in interps[i].iter().filter(|x| x.kind == c.kind) {
+            filled[j] = true;
+            assign[i] = Some(c);
+            chosen[i] = Some(interp);
+            search_assignment(
+                rules,
+                contract,
+                melds,
+                interps,
+                i + 1,
+                assign,
+                filled,
+                chosen,
+                best,
+            );
+            filled[j] = false;
+            assign[i] = None;
+            chosen[i] = None;
+            if best.is_some() {
+                return;
+            }
+        }
+    }
+    // An extra meld, beyond the contract.
+    if melds.len() - i > filled.iter().filter(|&&f| !f).count() {
+        chosen[i] = interps[i].first();
+        search_assignment(
+            rules,
+            contract,
+            melds,
+            interps,
+            i + 1,
+            assign,
+            filled,
+            chosen,
+            best,
+        );
+        chosen[i] = None;
+    }
+}
+
+fn constraints_hold(
+    rules: &Rules,
+    assign: &[Option<Component>],
+    chosen: &[Option<&Interpretation>],
+) -> bool {
+    let in_contract = || {
+        assign
+            .iter()
+            .zip(chosen.iter())
+            .filter(|(a, _)| a.is_some())
+            .filter_map(|(_, c)| *c)
+    };
+    if rules.readings.same_rank_sets == reading::SameRankSets::Forbidden {
+        let mut seen = [false; 14];
+        for i in chosen.iter().flatten().filter(|i| i.kind == MeldKind::Set) {
+            let r = usize::from(i.rank.expect("sets have a rank").number());
+            if seen[r] {
+                return false;
+            }
+            seen[r] = true;
+        }
+    }
+    if rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::Forbidden {
+        let mut seen = [false; 4];
+        for i in in_contract().filter(|i| i.kind == MeldKind::Run) {
+            match i.suit {
+                Some(s) => {
+                    if seen[s as usize] {
+                        return false;
+                    }
+                    seen[s as usize] = true;
+                }
+                None => {
+                    // Under any-suits, runs are "different" when no suit of a natural card repeats.
+                    for r in i.roles.iter().filter(|r| r.natural) {
+                        let s = r.card.suit().expect("naturals are suited") as usize;
+                        if seen[s] {
+                            return false;
+                        }
+                    }
+                    for r in i.roles.iter().filter(|r| r.natural) {
+                        seen[r.card.suit().expect("naturals are suited") as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+fn why_not(
+    rules: &Rules,
+    contract: &[Component],
+    melds: &[&[Card]],
+    interps: &[Vec<Interpretation>],
+) -> String {
+    let want: Vec<String> = contract.iter().map(Component::to_string).collect();
+    let want = want.join(" + ");
+    if melds.len() < contract.len() {
+        return format!("the contract is {want}; {} meld(s) given", melds.len());
+    }
+    for (i, cards) in melds.iter().enumerate() {
+        let n = cards.len();
+        let fits = contract
+            .iter()
+            .any(|&c| size_ok(rules, c, n) && interps[i].iter().any(|x| x.kind == c.kind));
+        if !fits {
+            let kinds: Vec<&str> = interps[i].iter().map(|x| x.kind.name()).collect();
+            let what = if kinds.contains(&"set") { "set" } else { "run" };
+            let exact = if rules.readings.contract_sizes == reading::ContractSizes::Exact {
+                " (contract-sizes=exact)"
+            } else {
+                ""
+            };
+            return format!(
+                "meld {} ({}) is a {what} of {n}, which fills no part of the contract {want}{exact}",
+                i + 1,
+                crate::base::card::pretty_cards(cards)
+            );
+        }
+    }
+    if rules.readings.same_rank_sets == reading::SameRankSets::Forbidden {
+        return format!(
+            "the melds cannot fill {want} with sets of different ranks (same-rank-sets=forbidden)"
+        );
+    }
+    if rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::Forbidden {
+        return format!(
+            "the melds cannot fill {want} with runs of different suits (same-suit-runs-in-contract=forbidden)"
+        );
+    }
+    format!("the melds do not fill the contract {want}")
+}
