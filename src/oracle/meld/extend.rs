@@ -10,8 +10,8 @@ use crate::rules::spec::MeldKind;
 use crate::rules::{Place, Rules};
 
 /// Every interpretation of `old`'s cards plus `card` that keeps each role of `old` (a lay-off of one
-/// card): the same as filtering [`interpret`] of the combined cards by "extends `old`", but without
-/// enumerating the old meld again. `None` when this shortcut does not apply (a full circle under
+/// card): the same as filtering [`interpret`](super::interpret) of the combined cards by "extends
+/// `old`", but without enumerating the old meld again. `None` when this shortcut does not apply (a full circle under
 /// `runs.wrap-around`); callers then use the full search.
 pub fn extend_by_one(
     rules: &Rules,
