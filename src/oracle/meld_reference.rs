@@ -32,91 +32,100 @@ fn brute_sets(r: &Rules, cards: &[Card], out: &mut BTreeSet<Interpretation>) {
             continue;
         }
         // Options per card.
-        let mut options: Vec<Vec<Role>> = Vec::new();
-        for &c in cards {
-            let mut o = Vec::new();
-            if !r.is_wild(c) {
-                if c.rank() == Some(rank) {
-                    o.push(Role {
-                        place: 0,
-                        stands_for: Target::Card(c),
-                        card: c,
-                        natural: true,
-                    });
-                }
-            } else if !exact {
-                if rank == Rank::Two && c.is_two() {
-                    o.push(Role {
-                        place: 0,
-                        stands_for: Target::Card(c),
-                        card: c,
-                        natural: true,
-                    });
-                } else {
-                    o.push(Role {
-                        place: 0,
-                        stands_for: Target::Rank(rank),
-                        card: c,
-                        natural: false,
-                    });
-                }
-            } else {
-                for s in Suit::ALL {
-                    let t = Card::new(rank, s);
-                    if t == c {
-                        if natural_two_in_sets(r) {
-                            o.push(Role {
-                                place: 0,
-                                stands_for: Target::Card(t),
-                                card: c,
-                                natural: true,
-                            });
-                        }
-                    } else {
-                        o.push(Role {
-                            place: 0,
-                            stands_for: Target::Card(t),
-                            card: c,
-                            natural: false,
-                        });
-                    }
-                }
-            }
-            options.push(o);
-        }
+        let options: Vec<Vec<Role>> = cards
+            .iter()
+            .map(|&c| set_options(r, c, rank, exact))
+            .collect();
         product(&options, &mut Vec::new(), &mut |roles| {
-            if r.readings.name(DisputeId::AllWildMelds) == "forbidden"
-                && !roles.iter().any(|x| x.natural)
-            {
-                return;
+            if let Some(set) = set_of(r, rank, forbid, roles) {
+                out.insert(set);
             }
-            if forbid {
-                let mut seen = [false; 4];
-                for x in roles {
-                    if let Target::Card(t) = x.stands_for {
-                        let s = t.suit().unwrap() as usize;
-                        if seen[s] {
-                            return;
-                        }
-                        seen[s] = true;
-                    }
-                }
-            }
-            let mut v = roles.to_vec();
-            v.sort();
-            out.insert(Interpretation {
-                kind: MeldKind::Set,
-                rank: Some(rank),
-                suit: None,
-                roles: v,
-            });
         });
     }
 }
 
+/// Every role `c` could have in a set of `rank`.
+fn set_options(r: &Rules, c: Card, rank: Rank, exact: bool) -> Vec<Role> {
+    let mut o = Vec::new();
+    if !r.is_wild(c) {
+        if c.rank() == Some(rank) {
+            o.push(Role {
+                place: 0,
+                stands_for: Target::Card(c),
+                card: c,
+                natural: true,
+            });
+        }
+    } else if !exact {
+        if rank == Rank::Two && c.is_two() {
+            o.push(Role {
+                place: 0,
+                stands_for: Target::Card(c),
+                card: c,
+                natural: true,
+            });
+        } else {
+            o.push(Role {
+                place: 0,
+                stands_for: Target::Rank(rank),
+                card: c,
+                natural: false,
+            });
+        }
+    } else {
+        for s in Suit::ALL {
+            let t = Card::new(rank, s);
+            if t == c {
+                if natural_two_in_sets(r) {
+                    o.push(Role {
+                        place: 0,
+                        stands_for: Target::Card(t),
+                        card: c,
+                        natural: true,
+                    });
+                }
+            } else {
+                o.push(Role {
+                    place: 0,
+                    stands_for: Target::Card(t),
+                    card: c,
+                    natural: false,
+                });
+            }
+        }
+    }
+    o
+}
+
+/// The set of `rank` these roles make, if it is legal.
+fn set_of(r: &Rules, rank: Rank, forbid: bool, roles: &[Role]) -> Option<Interpretation> {
+    if r.readings.name(DisputeId::AllWildMelds) == "forbidden" && !roles.iter().any(|x| x.natural) {
+        return None;
+    }
+    if forbid {
+        let mut seen = [false; 4];
+        for x in roles {
+            if let Target::Card(t) = x.stands_for {
+                let s = t.suit().unwrap() as usize;
+                if seen[s] {
+                    return None;
+                }
+                seen[s] = true;
+            }
+        }
+    }
+    let mut v = roles.to_vec();
+    v.sort();
+    Some(Interpretation {
+        kind: MeldKind::Set,
+        rank: Some(rank),
+        suit: None,
+        roles: v,
+    })
+}
+
 fn brute_runs(r: &Rules, cards: &[Card], out: &mut BTreeSet<Interpretation>) {
     let n = cards.len();
-    let len = r.line.len();
     if n < usize::from(r.run_min) {
         return;
     }
@@ -127,124 +136,133 @@ fn brute_runs(r: &Rules, cards: &[Card], out: &mut BTreeSet<Interpretation>) {
         vec![None]
     };
     for suit in suits {
-        let mut options: Vec<Vec<(usize, Role)>> = Vec::new();
-        for &c in cards {
-            let mut o = Vec::new();
-            for pl in 0..len {
-                let prank = r.line[pl].rank;
-                let target = match suit {
-                    Some(s) => Target::Card(Card::new(prank, s)),
-                    None => Target::Rank(prank),
-                };
-                if !r.is_wild(c) {
-                    if c.rank() == Some(prank) && (suit.is_none() || c.suit() == suit) {
-                        o.push((
-                            pl,
-                            Role {
-                                place: 0,
-                                stands_for: Target::Card(c),
-                                card: c,
-                                natural: true,
-                            },
-                        ));
-                    }
-                } else {
-                    let own = c.is_two()
-                        && prank == Rank::Two
-                        && (suit.is_none() || target == Target::Card(c));
-                    if own && natural_two_in_runs(r) {
-                        o.push((
-                            pl,
-                            Role {
-                                place: 0,
-                                stands_for: Target::Card(c),
-                                card: c,
-                                natural: true,
-                            },
-                        ));
-                    } else {
-                        o.push((
-                            pl,
-                            Role {
-                                place: 0,
-                                stands_for: target,
-                                card: c,
-                                natural: false,
-                            },
-                        ));
-                    }
-                }
-            }
-            options.push(o);
-        }
+        let options: Vec<Vec<(usize, Role)>> =
+            cards.iter().map(|&c| run_options(r, c, suit)).collect();
         product(&options, &mut Vec::new(), &mut |pairs| {
-            if r.readings.name(DisputeId::AllWildMelds) == "forbidden"
-                && !pairs.iter().any(|(_, x)| x.natural)
-            {
-                return;
+            if let Some(run) = run_of(r, suit, pairs) {
+                out.insert(run);
             }
-            let mut places: Vec<usize> = pairs.iter().map(|(p, _)| *p).collect();
-            places.sort_unstable();
-            if places.windows(2).any(|w| w[0] == w[1]) {
-                return;
-            }
-            // The window start: the place whose predecessor is unused.
-            let used: BTreeSet<usize> = places.iter().copied().collect();
-            let start = if r.wrap_around {
-                if n == len {
-                    0
-                } else {
-                    match places
-                        .iter()
-                        .find(|&&p| !used.contains(&((p + len - 1) % len)))
-                    {
-                        Some(&s) => s,
-                        None => return,
-                    }
-                }
-            } else {
-                places[0]
-            };
-            for i in 0..n {
-                let p = if r.wrap_around {
-                    (start + i) % len
-                } else {
-                    start + i
-                };
-                if !used.contains(&p) {
-                    return;
-                }
-            }
-            if !r.wrap_around
-                && n == len
-                && r.line[0].rank == Rank::Ace
-                && r.readings.name(DisputeId::AceBothEnds) == "forbidden"
-            {
-                return;
-            }
-            let mut roles: Vec<Role> = pairs
-                .iter()
-                .map(|(p, x)| {
-                    let k = if r.wrap_around {
-                        (p + len - start) % len
-                    } else {
-                        p - start
-                    };
-                    Role {
-                        place: k as u8,
-                        ..*x
-                    }
-                })
-                .collect();
-            roles.sort();
-            out.insert(Interpretation {
-                kind: MeldKind::Run,
-                rank: None,
-                suit,
-                roles,
-            });
         });
     }
+}
+
+/// Every place of the line `c` could stand at in a run of `suit` (`None`: any suits), with the
+/// role it would have there.
+fn run_options(r: &Rules, c: Card, suit: Option<Suit>) -> Vec<(usize, Role)> {
+    let mut o = Vec::new();
+    for pl in 0..r.line.len() {
+        let prank = r.line[pl].rank;
+        let target = match suit {
+            Some(s) => Target::Card(Card::new(prank, s)),
+            None => Target::Rank(prank),
+        };
+        if !r.is_wild(c) {
+            if c.rank() == Some(prank) && (suit.is_none() || c.suit() == suit) {
+                o.push((
+                    pl,
+                    Role {
+                        place: 0,
+                        stands_for: Target::Card(c),
+                        card: c,
+                        natural: true,
+                    },
+                ));
+            }
+        } else {
+            let own =
+                c.is_two() && prank == Rank::Two && (suit.is_none() || target == Target::Card(c));
+            if own && natural_two_in_runs(r) {
+                o.push((
+                    pl,
+                    Role {
+                        place: 0,
+                        stands_for: Target::Card(c),
+                        card: c,
+                        natural: true,
+                    },
+                ));
+            } else {
+                o.push((
+                    pl,
+                    Role {
+                        place: 0,
+                        stands_for: target,
+                        card: c,
+                        natural: false,
+                    },
+                ));
+            }
+        }
+    }
+    o
+}
+
+/// The run of `suit` the cards make at the places chosen for them, if those places are
+/// distinct and consecutive on the line and the run is legal.
+fn run_of(r: &Rules, suit: Option<Suit>, pairs: &[(usize, Role)]) -> Option<Interpretation> {
+    let n = pairs.len();
+    let len = r.line.len();
+    if r.readings.name(DisputeId::AllWildMelds) == "forbidden"
+        && !pairs.iter().any(|(_, x)| x.natural)
+    {
+        return None;
+    }
+    let mut places: Vec<usize> = pairs.iter().map(|(p, _)| *p).collect();
+    places.sort_unstable();
+    if places.windows(2).any(|w| w[0] == w[1]) {
+        return None;
+    }
+    // The window start: the place whose predecessor is unused.
+    let used: BTreeSet<usize> = places.iter().copied().collect();
+    let start = if r.wrap_around {
+        if n == len {
+            0
+        } else {
+            *places
+                .iter()
+                .find(|&&p| !used.contains(&((p + len - 1) % len)))?
+        }
+    } else {
+        places[0]
+    };
+    for i in 0..n {
+        let p = if r.wrap_around {
+            (start + i) % len
+        } else {
+            start + i
+        };
+        if !used.contains(&p) {
+            return None;
+        }
+    }
+    if !r.wrap_around
+        && n == len
+        && r.line[0].rank == Rank::Ace
+        && r.readings.name(DisputeId::AceBothEnds) == "forbidden"
+    {
+        return None;
+    }
+    let mut roles: Vec<Role> = pairs
+        .iter()
+        .map(|(p, x)| {
+            let k = if r.wrap_around {
+                (p + len - start) % len
+            } else {
+                p - start
+            };
+            Role {
+                place: k as u8,
+                ..*x
+            }
+        })
+        .collect();
+    roles.sort();
+    Some(Interpretation {
+        kind: MeldKind::Run,
+        rank: None,
+        suit,
+        roles,
+    })
 }
 
 fn product<T: Clone>(options: &[Vec<T>], acc: &mut Vec<T>, f: &mut dyn FnMut(&[T])) {

@@ -1,0 +1,245 @@
+//! The semantic checks of a compiled rule set: every deal fits the pack for every allowed number
+//! of players, every contract fits the pack, every contract meld is one the rules and the pack
+//! can make (a set no larger than sets go, a run no longer than the rank line), and the
+//! players and the large table make sense. A problem found in an inherited rule points at the
+//! user's own rule that caused it ([`relocate`]). The messages are part of the snapshot tests.
+
+use super::Rules;
+use super::spec::{Component, MeldKind, RawRules, RoundSpec};
+use crate::base::diag::Diagnostic;
+use crate::base::yaml::Pos;
+
+const DEAL_RELATED: [&str; 6] = [
+    "players.count",
+    "decks.standard-decks",
+    "decks.jokers",
+    "decks.large-table.standard-decks",
+    "decks.large-table.jokers",
+    "decks.large-table.from-players",
+];
+const SET_RELATED: [&str; 5] = [
+    "sets.min-size",
+    "readings.set-max-size",
+    "readings.set-duplicate-suits",
+    "readings.wild-in-set-represents",
+    "wilds.twos",
+];
+const RUN_RELATED: [&str; 5] = [
+    "runs.min-length",
+    "runs.two-in-sequence",
+    "runs.wrap-around",
+    "readings.ace-position",
+    "readings.ace-both-ends",
+];
+
+/// A problem found in an inherited rule (say a deal of `spec/push.yaml`) is usually caused by a
+/// rule the user's own file changed: point there, and name the inherited rule in the message.
+fn relocate(raw: &RawRules, top: &str, d: Diagnostic, related: &[&str]) -> Diagnostic {
+    if d.file == top {
+        return d;
+    }
+    let Some((path, e)) = related
+        .iter()
+        .filter_map(|p| raw.get(p).map(|e| (*p, e)))
+        .find(|(_, e)| e.origin.file == top)
+    else {
+        return d;
+    };
+    Diagnostic {
+        file: e.origin.file.clone(),
+        line: e.origin.pos.line,
+        column: e.origin.pos.column,
+        path: path.to_string(),
+        message: format!(
+            "{} ({} is inherited from {}:{})",
+            d.message, d.path, d.file, d.line
+        ),
+        hint: d.hint,
+    }
+}
+
+/// The semantic checks of a compiled rule set, in the order their problems are reported: each
+/// round's deal and contract against the pack, then the large table's `from-players`, then the
+/// number of players.
+pub(super) fn meaning(
+    raw: &RawRules,
+    top: &str,
+    rules: &Rules,
+    rounds_spec: &[RoundSpec],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let (pf, pp) = origin(raw, "players.count");
+    let rounds_origin = origin(raw, "rounds");
+    let mut checks = Checks {
+        raw,
+        top,
+        rules,
+        diags,
+    };
+    for (i, r) in rounds_spec.iter().enumerate() {
+        checks.round(i, r, &rounds_origin.0);
+    }
+    if let Some(lt) = rules.large_table
+        && let Some(f) = lt.from_players
+        && f <= rules.players.0
+    {
+        let (file, pos) = origin(raw, "decks.large-table.from-players");
+        checks.diags.push(Diagnostic::new(
+            &file,
+            pos,
+            "decks.large-table.from-players",
+            format!("large-table cards from {f} players would apply to every game (players start at {})", rules.players.0),
+        ));
+    }
+    if rules.players.0 < 2 {
+        checks.diags.push(Diagnostic::new(
+            &pf,
+            pp,
+            "players.count",
+            "a game needs at least 2 players",
+        ));
+    }
+}
+
+/// Where a rule was set: its file and position (the rule is given: `compile` checked it).
+fn origin(raw: &RawRules, path: &str) -> (String, Pos) {
+    let o = &raw.get(path).expect("checked above").origin;
+    (o.file.clone(), o.pos)
+}
+
+/// What the checks of the rounds read, and where they put the problems they find.
+struct Checks<'a> {
+    raw: &'a RawRules,
+    top: &'a str,
+    rules: &'a Rules,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl Checks<'_> {
+    /// Adds a problem, pointed at the user's own rule among `related` where it was inherited
+    /// ([`relocate`]).
+    fn push(&mut self, d: Diagnostic, related: &[&str]) {
+        self.diags.push(relocate(self.raw, self.top, d, related));
+    }
+
+    /// Round `i` (given in `file`): its deal for every allowed number of players, its contract's
+    /// total, and each meld of its contract.
+    fn round(&mut self, i: usize, r: &RoundSpec, file: &str) {
+        let rules = self.rules;
+        for n in rules.players.0..=rules.players.1 {
+            let need = usize::from(n) * usize::from(r.deal) + 1;
+            let have = rules.pack_size(n);
+            if need > have {
+                self.push(Diagnostic::new(
+                    file,
+                    r.deal_pos,
+                    &format!("rounds[{i}].deal"),
+                    format!(
+                        "dealing {} cards to {n} players needs {need} cards with the upcard; the pack for {n} players has {have}",
+                        r.deal
+                    ),
+                ), &DEAL_RELATED);
+                break;
+            }
+        }
+        let (decks, jokers) = rules.pack(rules.players.0);
+        let wilds = usize::from(jokers)
+            + if rules.twos_wild {
+                4 * usize::from(decks)
+            } else {
+                0
+            };
+        let total: usize = r.contract.iter().map(|c| usize::from(c.size)).sum();
+        if total > rules.pack_size(rules.players.0) {
+            self.push(
+                Diagnostic::new(
+                    file,
+                    r.deal_pos,
+                    &format!("rounds[{i}].contract"),
+                    format!(
+                        "the contract needs {total} cards; the pack has {}",
+                        rules.pack_size(rules.players.0)
+                    ),
+                ),
+                &DEAL_RELATED,
+            );
+        }
+        for (j, c) in r.contract.iter().enumerate() {
+            let path = format!("rounds[{i}].contract[{j}]");
+            let pos = r.contract_pos[j];
+            match c.kind {
+                MeldKind::Set => {
+                    let max = rules.max_set(usize::from(decks), wilds);
+                    self.contract_set(c, file, pos, &path, max);
+                }
+                MeldKind::Run => self.contract_run(c, file, pos, &path),
+            }
+        }
+    }
+
+    /// A set of a contract at `path`: no smaller than the smallest set, no larger than `max`,
+    /// the largest the rules and the pack allow.
+    fn contract_set(&mut self, c: &Component, file: &str, pos: Pos, path: &str, max: usize) {
+        let rules = self.rules;
+        if c.size < rules.set_min {
+            self.push(
+                Diagnostic::new(
+                    file,
+                    pos,
+                    path,
+                    format!(
+                        "a set of {} is smaller than the smallest set (sets.min-size {})",
+                        c.size, rules.set_min
+                    ),
+                ),
+                &SET_RELATED,
+            );
+        }
+        if usize::from(c.size) > max {
+            self.push(
+                Diagnostic::new(
+                    file,
+                    pos,
+                    path,
+                    format!("a contract {c} cannot be made: a set holds at most {max} cards under these rules"),
+                )
+                .with_hint("readings set-max-size, set-duplicate-suits and wild-in-set-represents limit sets")
+            , &SET_RELATED);
+        }
+    }
+
+    /// A run of a contract at `path`: no shorter than the shortest run, no longer than the rank
+    /// line allows.
+    fn contract_run(&mut self, c: &Component, file: &str, pos: Pos, path: &str) {
+        let rules = self.rules;
+        if c.size < rules.run_min {
+            self.push(
+                Diagnostic::new(
+                    file,
+                    pos,
+                    path,
+                    format!(
+                        "a run of {} is shorter than the shortest run (runs.min-length {})",
+                        c.size, rules.run_min
+                    ),
+                ),
+                &RUN_RELATED,
+            );
+        }
+        if usize::from(c.size) > rules.max_run() {
+            self.push(
+                Diagnostic::new(
+                    file,
+                    pos,
+                    path,
+                    format!(
+                        "a run of {} is longer than the rank order allows ({} cards)",
+                        c.size,
+                        rules.max_run()
+                    ),
+                )
+                .with_hint("see runs.two-in-sequence, runs.wrap-around and the readings ace-position and ace-both-ends")
+            , &RUN_RELATED);
+        }
+    }
+}
