@@ -2,20 +2,26 @@
 //!
 //! A game is data: a rules file (`spec/push.yaml`, a house variant that `extends` it) is read by
 //! [`rules::load`] into a checked [`rules::Rules`]. Where the rule texts disagree the rules name a
-//! *reading* of a *dispute* ([`disputes::DisputeId`], generated from `spec/disputes.yaml`); a
-//! reading can be switched when loading. On top of the rules:
+//! *reading* of a *dispute* ([`rules::disputes::DisputeId`], generated from `spec/disputes.yaml`);
+//! a reading can be switched when loading. The crate is in layers, each using only those before it:
 //!
-//! - [`meld`] decides whether cards form a meld, and every meaning a wild card could have;
-//! - [`contract`] checks melds against a deal's contract, or searches a hand for a laydown;
-//! - [`game`] is the engine: [`game::Game::apply`] plays an [`game::Action`] for a seat and answers
-//!   with events or an [`game::Illegal`] carrying a stable [`game::Reason`] code;
-//! - [`scenario`] reads a conformance scenario and [`transcript`] replays it into its canonical
-//!   transcript; [`conform`] and [`protocol`] check another implementation against this one;
-//! - [`explain`], [`schema`] and [`term`] serve people: plain-words explanations, JSON Schemas for
-//!   editors, text for terminals.
+//! - [`base`]: cards and hands ([`base::card`]), the seeded generator ([`base::rng`]), the
+//!   positioned YAML reader and diagnostics;
+//! - [`rules`]: the rules language ([`rules::spec`]), the disputes register, compiling and
+//!   checking a rule set;
+//! - [`oracle`]: [`oracle::meld`] decides whether cards form a meld, and every meaning a wild card
+//!   could have; [`oracle::contract`] checks melds against a deal's contract, or searches a hand
+//!   for a laydown;
+//! - [`engine`]: [`engine::game`] is the engine: [`Game::apply`] plays an [`Action`] for a seat
+//!   and answers with events or an [`Illegal`] carrying a stable [`Reason`] code; legal actions,
+//!   observations, positions, the action notation and the built-in players beside it;
+//! - [`suite`]: [`suite::scenario`] reads a conformance scenario and [`suite::transcript`]
+//!   replays it into its canonical transcript; [`suite::conform`] and [`suite::protocol`] check
+//!   another implementation against this one;
+//! - [`help`]: plain-words explanations, JSON Schemas for editors, text for terminals.
 //!
-//! Bad input never panics: it is a [`diag::Diagnostic`] with file, line, column, field path and a
-//! hint, rendered rustc-style by [`diag::render`].
+//! Bad input never panics: it is a [`base::diag::Diagnostic`] with file, line, column, field path
+//! and a hint, rendered rustc-style by [`base::diag::render`].
 //!
 //! # Load the rules and check a meld
 //!

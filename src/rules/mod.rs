@@ -1,5 +1,5 @@
 //! Compiled rules: [`Rules`], the checked form of a rule set that the meld oracle and the engine
-//! read, and [`load`](fn@load), which turns a built-in name or a file path (with `extends` and
+//! read, and [`load`], which turns a built-in name or a file path (with `extends` and
 //! `--reading` overrides) into it or into diagnostics.
 //!
 //! Invariant: a `Rules` value always describes a playable game: every deal fits the pack for every
@@ -14,12 +14,12 @@ mod check;
 mod compile;
 pub mod disputes;
 mod line;
-mod load;
+mod loader;
 pub mod spec;
 #[cfg(test)]
 mod tests;
 
-pub use load::{BUILT_IN, GAMES, LoadError, Loaded, load, load_text, parse_reading_arg};
+pub use loader::{BUILT_IN, GAMES, LoadError, Loaded, load, load_text, parse_reading_arg};
 
 use crate::base::card::{Card, Rank};
 use crate::rules::disputes::{DisputeId, Readings, reading};

@@ -1,6 +1,6 @@
 //! Unit tests of the compiled rules: the line and its masks, the built-ins, `load`.
 
-use super::load::normalize;
+use super::loader::normalize;
 use super::*;
 use std::path::Path;
 
