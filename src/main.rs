@@ -43,8 +43,9 @@ enum Command {
     Contract(cli::contract::ContractArgs),
     /// The disputes register: where the sources disagree, and the readings.
     Disputes(DisputesArgs),
-    /// Time the standard workloads (issue 7) on one core: median operations per second of
-    /// several timed runs after a warm-up, with the targets. All of them unless named.
+    /// Time the standard workloads (meld checks, contract searches, greedy games, replaying the
+    /// suite) on one core: median operations per second of several timed runs after a warm-up,
+    /// with the targets. All of them unless named.
     Bench(cli::bench::BenchArgs),
     /// Play whole games with built-in players: one game's transcript, or a summary of many.
     Play(cli::play::PlayArgs),
