@@ -1,4 +1,5 @@
-//! The standard workloads of issue 7, on fixed-seed inputs: shared by `push-rummy bench` (which
+//! The standard performance workloads (meld checks, contract searches, greedy games, replaying
+//! the suite) with their targets, on fixed-seed inputs: shared by `push-rummy bench` (which
 //! times them) and `benches/` (criterion, for development), so both measure the same work.
 
 use crate::base::card::{Card, Counts, Rank, Suit};
@@ -17,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The workloads, in the order `bench` runs them: name, what one operation is, the target rate
-/// on one core (operations per second) where issue 7 sets one.
+/// on one core (operations per second) where the project sets one (docs/PERFORMANCE.md).
 pub const WORKLOADS: &[(&str, &str, Option<f64>)] = &[
     (
         "meld-check",

@@ -1,5 +1,5 @@
 //! Settling rule disputes: a scenario replayed under each reading of a dispute, and the first
-//! point where the replays part (issue 5).
+//! point where the replays part (`push-rummy disputes settle`, `show` and `affecting`).
 //!
 //! A dispute's scenarios are the conformance scenarios whose `exercises` name it: the scenario
 //! files are the one place that says which scenarios tell its readings apart, so adding a dispute

@@ -1,0 +1,277 @@
+//! `conform`: the conformance suite run against the built-in engine or an external
+//! implementation (`--impl`), its coverage (`--coverage`), or random games against the
+//! implementation with the first divergence shrunk to a scenario (`--random N`). The harness
+//! itself is `push_rummy::suite::conform`; this module reads the arguments and prints reports.
+
+use super::common::{Common, Failure, bad_input, load_rules, pretty_json, readings, suite_dir};
+use clap::Args;
+use push_rummy::rules::Loaded;
+use push_rummy::suite::conform::{
+    self, Coverage, FuzzReport, ImplSpec, Options, SuiteReport, Verdict,
+};
+use push_rummy::suite::protocol;
+use serde_json::json;
+use std::path::Path;
+
+// No doc comment here: the command's help is the doc of `Command::Conform` in main.rs.
+#[derive(Args)]
+pub struct ConformArgs {
+    /// A directory of scenarios (searched recursively) or one scenario file.
+    pub dir: Option<String>,
+    /// The implementation under test: a command line, started once per scenario.
+    #[arg(long = "impl", value_name = "COMMAND")]
+    pub implementation: Option<String>,
+    /// List the rules and dispute readings each scenario exercises, and those none touches.
+    #[arg(long)]
+    pub coverage: bool,
+    /// Play this many random games against the implementation (needs --impl).
+    #[arg(long, value_name = "N")]
+    pub random: Option<u64>,
+    /// Seed of the first random game (game i uses seed + i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Players at the table in random games (default: the fewest the rules allow).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Where --random writes the shrunk scenario.
+    #[arg(long, default_value = ".")]
+    pub out: String,
+    /// Milliseconds to wait for each reply of the implementation.
+    #[arg(long, default_value_t = protocol::DEFAULT_TIMEOUT_MS)]
+    pub timeout: u64,
+}
+
+pub fn run(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
+    let imp = match &a.implementation {
+        Some(c) => ImplSpec::parse_command(c).map_err(bad_input)?,
+        None => ImplSpec::BuiltIn,
+    };
+    if a.timeout == 0 {
+        return Err(bad_input("--timeout: give at least 1 millisecond".into()));
+    }
+    let opts = Options {
+        timeout: std::time::Duration::from_millis(a.timeout),
+    };
+    if let Some(n) = a.random {
+        return random_games(common, a, &imp, &opts, n);
+    }
+    let dir = a.dir.clone().unwrap_or_else(suite_dir);
+    let path = Path::new(&dir);
+    if !path.exists() {
+        return Err(bad_input(format!("{dir}: no such file or directory")));
+    }
+    if !common.readings.is_empty() {
+        return Err(bad_input(
+            "conform runs each scenario under its own rules: --reading applies only with --random (give readings to the implementation instead, e.g. `serve --reading …`)".into(),
+        ));
+    }
+    if a.coverage {
+        return coverage(common, path);
+    }
+    run_suite(common, path, &imp, &opts)
+}
+
+/// `--random N`: random games against the implementation under `--rules` and `--reading`;
+/// exit 1 when one diverged or errored.
+fn random_games(
+    common: &Common,
+    a: &ConformArgs,
+    imp: &ImplSpec,
+    opts: &Options,
+    n: u64,
+) -> Result<u8, Failure> {
+    if matches!(imp, ImplSpec::BuiltIn) {
+        return Err(bad_input(
+            "--random compares an implementation with the reference: give --impl 'COMMAND'".into(),
+        ));
+    }
+    let loaded = load_rules(common, &common.rules)?;
+    let rules_name = if common.rules.contains('/') || common.rules.ends_with(".yaml") {
+        std::fs::canonicalize(&common.rules)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| common.rules.clone())
+    } else {
+        common.rules.clone()
+    };
+    if let Some(p) = a.players
+        && (p < loaded.rules.players.0 || p > loaded.rules.players.1)
+    {
+        return Err(bad_input(format!(
+            "--players {p}: {} is played by {} to {} players",
+            loaded.rules.name, loaded.rules.players.0, loaded.rules.players.1
+        )));
+    }
+    let fo = conform::FuzzOptions {
+        games: n,
+        seed: a.seed,
+        rules_name,
+        readings: readings(common)?,
+        players: a.players,
+        out: std::path::PathBuf::from(&a.out),
+        probes: 4,
+    };
+    let report = conform::fuzz(&loaded, imp, &fo, opts).map_err(bad_input)?;
+    if common.json {
+        out!(
+            "{}",
+            pretty_json(&serde_json::to_value(&report).unwrap_or_default())
+        );
+    } else {
+        print_fuzz_report(&report, &loaded, imp);
+    }
+    let code = if report.found.is_some() || !report.errored_games.is_empty() {
+        1
+    } else {
+        0
+    };
+    Ok(code)
+}
+
+/// What the random games found, for people: counts, skipped and errored games, the divergence
+/// and the file its shrunk scenario went to.
+fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
+    out!(
+        "{} random game(s) of {} against {} ({}): {} compared to the end, {} skipped, {} errored, {} actions",
+        report.games,
+        loaded.rules.name,
+        imp.describe(),
+        conform::FUZZ_BOTS,
+        report.compared_games,
+        report.skipped_games.len(),
+        report.errored_games.len(),
+        report.actions
+    );
+    for (g, r) in &report.skipped_games {
+        out!("  game {g} skipped: {r}");
+    }
+    for (g, e) in &report.errored_games {
+        out!("  game {g} errored: {e}");
+    }
+    if let Some(f) = &report.found {
+        out!(
+            "DIVERGENCE in game {} (seed {}) at action {}",
+            f.game,
+            f.seed,
+            f.original
+        );
+        out!("shrunk to one action: {}", f.shrunk);
+        out!("{}", f.file.display());
+    } else {
+        out!("no divergence");
+    }
+}
+
+/// `--coverage`: what the scenarios exercise; exit 2 when a scenario does not load.
+fn coverage(common: &Common, path: &Path) -> Result<u8, Failure> {
+    let (cov, invalid) = conform::coverage(path).map_err(bad_input)?;
+    for (f, d) in &invalid {
+        eprint!("{f} does not load:\n{d}");
+    }
+    if common.json {
+        out!(
+            "{}",
+            pretty_json(&serde_json::to_value(&cov).unwrap_or_default())
+        );
+    } else {
+        print_coverage(&cov);
+    }
+    Ok(if invalid.is_empty() { 0 } else { 2 })
+}
+
+/// Coverage for people: each scenario's rules and readings, then what no scenario exercises.
+fn print_coverage(cov: &Coverage) {
+    for e in &cov.scenarios {
+        out!("{}", e.file);
+        out!(
+            "  rules: {}",
+            if e.rules.is_empty() {
+                "none".into()
+            } else {
+                e.rules.join(", ")
+            }
+        );
+        out!(
+            "  readings: {}",
+            if e.readings.is_empty() {
+                "none".into()
+            } else {
+                e.readings.join(", ")
+            }
+        );
+        if !e.readings_in_force.is_empty() {
+            out!(
+                "  in force (not push's default): {}",
+                e.readings_in_force.join(", ")
+            );
+        }
+    }
+    // `LABEL: N[ of TOTAL][: item, item, …]`
+    let count = |label: &str, items: &[String], total: Option<usize>| {
+        let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+        let list = if items.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", items.join(", "))
+        };
+        out!("{label}: {}{of}{list}", items.len());
+    };
+    count(
+        "rules no scenario exercises",
+        &cov.untouched_rules,
+        Some(cov.rules_total),
+    );
+    count(
+        "dispute readings no scenario exercises",
+        &cov.untouched_readings,
+        Some(cov.readings_total),
+    );
+    count("dispute readings never in force", &cov.never_in_force, None);
+    count(
+        "dispute readings no scenario tells apart from the others",
+        &cov.untold_readings,
+        None,
+    );
+}
+
+/// The suite's scenarios against the implementation, each verdict a line and the counts.
+fn run_suite(common: &Common, path: &Path, imp: &ImplSpec, opts: &Options) -> Result<u8, Failure> {
+    let report = conform::run_suite(path, imp, opts).map_err(bad_input)?;
+    for (f, d) in &report.invalid {
+        eprint!("{f} does not load:\n{d}");
+    }
+    if common.json {
+        let mut v = serde_json::to_value(&report).unwrap_or_default();
+        v["protocol"] = json!(protocol::VERSION);
+        v["summary"] = json!(conform::summary(&report));
+        out!("{}", pretty_json(&v));
+    } else {
+        print_suite_report(&report);
+    }
+    Ok(report.exit_code())
+}
+
+/// The suite's verdicts for people.
+fn print_suite_report(report: &SuiteReport) {
+    for r in &report.scenarios {
+        match &r.verdict {
+            Verdict::Pass => out!("pass     {}", r.file),
+            Verdict::Fail { divergence } => out!("FAIL     {}: {divergence}", r.file),
+            Verdict::Skipped { reason } => out!("skipped  {}: {reason}", r.file),
+            Verdict::Errored { error } => out!("ERRORED  {}: {error}", r.file),
+        }
+    }
+    out!(
+        "{} scenario(s) against {}: {} pass, {} fail, {} skipped, {} errored{}",
+        report.scenarios.len(),
+        report.implementation,
+        report.count("pass"),
+        report.count("fail"),
+        report.count("skipped"),
+        report.count("errored"),
+        if report.invalid.is_empty() {
+            String::new()
+        } else {
+            format!(", {} do not load", report.invalid.len())
+        }
+    );
+}

@@ -1,0 +1,198 @@
+//! `rules list|show|check|diff`: the built-in rule sets, one rule set resolved as YAML (or JSON),
+//! rules files checked with every problem printed, and two rule sets compared rule by rule.
+
+use super::common::{Common, Failure, load_rules, pretty_json, readings, rendered};
+use clap::{Args, Subcommand};
+use push_rummy::rules::spec::{self, Leaf};
+use push_rummy::rules::{self, BUILT_IN, Loaded};
+use serde_json::{Value, json};
+
+// No doc comment here: the command's help is the doc of `Command::Rules` in main.rs.
+#[derive(Args)]
+pub struct RulesArgs {
+    #[command(subcommand)]
+    pub action: RulesAction,
+}
+
+#[derive(Subcommand)]
+pub enum RulesAction {
+    /// The rule sets built into the binary.
+    List,
+    /// The fully resolved rules (after extends and readings) as YAML.
+    Show { name: Option<String> },
+    /// Check rules files and print every problem found.
+    Check {
+        #[arg(required = true)]
+        paths: Vec<String>,
+    },
+    /// Compare two rule sets rule by rule (built-in names or paths; `--reading` applies to both),
+    /// naming the dispute readings that differ. Exit 0 when they are the same, 1 when they differ.
+    Diff { a: String, b: String },
+}
+
+pub fn run(common: &Common, args: RulesArgs) -> Result<u8, Failure> {
+    match args.action {
+        RulesAction::List => list(common),
+        RulesAction::Show { name } => show(common, name.as_deref()),
+        RulesAction::Check { paths } => check(common, &paths),
+        RulesAction::Diff { a, b } => diff(common, &a, &b),
+    }
+}
+
+/// `rules list`: each built-in rule set with its title, players and deals.
+fn list(common: &Common) -> Result<u8, Failure> {
+    let mut list = Vec::new();
+    for (name, file, _) in BUILT_IN {
+        let loaded = load_rules(
+            &Common {
+                readings: vec![],
+                ..common.clone()
+            },
+            name,
+        )?;
+        list.push(
+            json!({ "name": name, "file": file, "title": loaded.rules.name,
+            "players": if loaded.rules.players.0 == loaded.rules.players.1 {
+                loaded.rules.players.0.to_string()
+            } else {
+                format!("{}-{}", loaded.rules.players.0, loaded.rules.players.1)
+            },
+            "deals": loaded.rules.rounds.len() }),
+        );
+    }
+    if common.json {
+        out!("{}", pretty_json(&json!({ "rules": list })));
+    } else {
+        for (item, (_, file, _)) in list.iter().zip(BUILT_IN) {
+            out!(
+                "{:<14} {:<32} {} players, {} deals  ({file})",
+                item["name"].as_str().unwrap_or(""),
+                item["title"].as_str().unwrap_or(""),
+                item["players"].as_str().unwrap_or(""),
+                item["deals"]
+            );
+        }
+    }
+    Ok(0)
+}
+
+/// `rules show [NAME]`: the resolved rules as YAML, or every rule's value as JSON.
+fn show(common: &Common, name: Option<&str>) -> Result<u8, Failure> {
+    let loaded = load_rules(common, name.unwrap_or(&common.rules))?;
+    if common.json {
+        let mut rules = serde_json::Map::new();
+        for def in spec::rule_defs() {
+            if let Some(e) = loaded.raw.get(&def.path) {
+                rules.insert(def.path.clone(), leaf_json(&e.value));
+            }
+        }
+        out!(
+            "{}",
+            pretty_json(
+                &json!({ "game": loaded.rules.game, "from": loaded.chain, "rules": rules })
+            )
+        );
+    } else {
+        out_raw!("{}", loaded.show());
+    }
+    Ok(0)
+}
+
+/// `rules check PATH…`: files that load are reported on stdout, problems on stderr, each as it
+/// comes; exit 2 when any file has a problem.
+fn check(common: &Common, paths: &[String]) -> Result<u8, Failure> {
+    let r = readings(common)?;
+    let mut all = Vec::new();
+    let mut failed = false;
+    for p in paths {
+        match rules::load(p, &r) {
+            Ok(l) => {
+                if !common.json {
+                    out!("{p}: ok ({}, {} deals)", l.rules.name, l.rules.rounds.len());
+                }
+                all.push(json!({ "file": p, "ok": true, "diagnostics": [] }));
+            }
+            Err(e) => {
+                failed = true;
+                if !common.json {
+                    eprint!("{}", rendered(&e));
+                }
+                all.push(json!({ "file": p, "ok": false, "diagnostics": e.diagnostics.0 }));
+            }
+        }
+    }
+    if common.json {
+        out!("{}", pretty_json(&json!({ "files": all })));
+    }
+    Ok(if failed { 2 } else { 0 })
+}
+
+/// `rules diff A B`: every rule whose value differs (metadata left out), a reading named by its
+/// dispute; exit 1 when they differ.
+fn diff(common: &Common, a: &str, b: &str) -> Result<u8, Failure> {
+    let (la, lb) = (load_rules(common, a)?, load_rules(common, b)?);
+    let mut diffs = Vec::new();
+    for def in spec::rule_defs() {
+        if spec::META.contains(&def.path.as_str()) {
+            continue;
+        }
+        let va = la.raw.get(&def.path).map(|e| leaf_json(&e.value));
+        let vb = lb.raw.get(&def.path).map(|e| leaf_json(&e.value));
+        if va != vb {
+            let dispute = def.path.strip_prefix("readings.").map(str::to_string);
+            diffs.push(json!({ "rule": def.path, "a": va, "b": vb, "dispute": dispute }));
+        }
+    }
+    if common.json {
+        out!(
+            "{}",
+            pretty_json(&json!({ "a": a, "b": b, "same": diffs.is_empty(), "differences": diffs }))
+        );
+    } else if diffs.is_empty() {
+        out!(
+            "{a} and {b} have the same rules ({} and {})",
+            la.rules.name,
+            lb.rules.name
+        );
+    } else {
+        print_differences(a, b, &la, &lb, &diffs);
+    }
+    Ok(if diffs.is_empty() { 0 } else { 1 })
+}
+
+/// The differences of `rules diff` for people, one rule a line with both values.
+fn print_differences(a: &str, b: &str, la: &Loaded, lb: &Loaded, diffs: &[Value]) {
+    out!(
+        "{a} ({}) | {b} ({}): {} rule(s) differ",
+        la.rules.name,
+        lb.rules.name,
+        diffs.len()
+    );
+    let text = |l: &Loaded, path: &str| {
+        l.raw
+            .get(path)
+            .map_or_else(|| "(unset)".to_string(), |e| Leaf::text(&e.value))
+    };
+    for d in diffs {
+        let rule = d["rule"].as_str().unwrap_or("");
+        let label = match d["dispute"].as_str() {
+            Some(id) => format!("dispute {id}"),
+            None => rule.to_string(),
+        };
+        out!("  {label}: {} | {}", text(la, rule), text(lb, rule));
+    }
+}
+
+/// A rule's value as JSON.
+fn leaf_json(l: &Leaf) -> Value {
+    match l {
+        Leaf::Text(s) | Leaf::Choice(s) => json!(s),
+        Leaf::Int(n) => json!(n),
+        Leaf::Bool(b) => json!(b),
+        Leaf::Range(a, b) => json!({ "min": a, "max": b }),
+        Leaf::Rounds(r) => json!(r
+            .iter()
+            .map(|x| json!({ "deal": x.deal, "contract": x.contract.iter().map(|c| c.to_string()).collect::<Vec<_>>() }))
+            .collect::<Vec<_>>()),
+    }
+}
