@@ -4,6 +4,7 @@
 //! This file parses the command line (clap), refuses a global option the command has no use
 //! for, and dispatches: each command lives in its own module under `cli/`, which prints its
 //! answer and returns its exit code (`cli/mod.rs`). `main` is the only place that exits.
+#![forbid(unsafe_code)]
 
 mod cli;
 

@@ -291,7 +291,7 @@ impl Game {
     }
 
     /// The first of [`Game::rescue_forms_on`], without listing the others: where no follow-up is
-    /// required, the rescue by the first pair [`Game::each_rescue_pair`] finds.
+    /// required, the rescue by the first pair `Game::each_rescue_pair` finds.
     pub fn first_rescue_form_on(&self, seat: u8, m: usize) -> Option<Action> {
         if self.rules.readings.rescued_wild_fate == rd::RescuedWildFate::MeldSameTurn {
             return self.rescue_forms_on(seat, m).into_iter().next();

@@ -27,7 +27,7 @@ pub struct Laydown {
 /// Searches `hand` for melds meeting `contract`; `None` if it cannot be met.
 ///
 /// A contract of one meld (the built-in players ask for a run or a set after their contract at
-/// every turn) is mostly answered by [`one_meld`] without the search; the answer is the same.
+/// every turn) is mostly answered by `one_meld` without the search; the answer is the same.
 pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<Laydown> {
     if let [comp] = contract
         && let Some(found) = one_meld(rules, *comp, hand)
