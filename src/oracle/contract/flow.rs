@@ -264,15 +264,21 @@ impl<'a> Network<'a> {
             supply: [(NONE, NONE, NONE); crate::base::card::KINDS],
             twos: [(NONE, NONE); 4],
         };
-        // Wild-capable twos feed the pool even when no template names them.
+        net.feed_wild_twos();
+        net
+    }
+
+    /// Wild-capable twos feed the pool even when no template names them. (A step of its own, not
+    /// in `new`: cargo-mutants leaves constructors named `new` alone.)
+    #[inline]
+    fn feed_wild_twos(&mut self) {
         for (i, s) in Suit::ALL.into_iter().enumerate() {
             let two = Card::new(Rank::Two, s);
-            if rules.is_wild(two) && hand.count(two) > 0 {
-                let (_, from_src, to_pool) = net.supply_node(two);
-                net.twos[i] = (from_src, to_pool);
+            if self.rules.is_wild(two) && self.hand.count(two) > 0 {
+                let (_, from_src, to_pool) = self.supply_node(two);
+                self.twos[i] = (from_src, to_pool);
             }
         }
-        net
     }
 
     /// Card `c`'s supply node, its edge from the source and (a wild 2) into the pool: made the
