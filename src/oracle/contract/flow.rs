@@ -187,7 +187,7 @@ pub(super) fn fill_with_palettes(
 /// `palette[s]`, when given, is the one template whose natural cards may be of suit `s`. `g` is
 /// scratch space, reused by every network of one search.
 ///
-/// In steps: the network's source side ([`Network::new`]), each template's nodes and edges
+/// In steps: the network's source side ([`Network::source_side`]), each template's nodes and edges
 /// ([`Network::add_template`]), a first flow along the obvious paths
 /// ([`Network::push_obvious_paths`]), the augmenting paths for the rest ([`Flow::max_flow`]), and
 /// the melds read back from the flow ([`Network::read_melds`]).
@@ -198,7 +198,7 @@ pub(super) fn fill(
     palette: Option<&[usize; 4]>,
     g: &mut Flow,
 ) -> Option<Vec<(Component, Vec<Card>)>> {
-    let mut net = Network::new(rules, hand, g);
+    let mut net = Network::source_side(rules, hand, g);
     // Per template: natural edges (kind, edge) and wild edges, for reading the flow back.
     let mut demand = 0i32;
     for (ti, (comp, t)) in chosen.iter().enumerate() {
@@ -243,7 +243,7 @@ struct Network<'a> {
 impl<'a> Network<'a> {
     /// The network's source side: the source, the sink, the wild pool, the jokers, and the supply
     /// of each wild 2 in hand.
-    fn new(rules: &'a Rules, hand: &'a Counts, g: &'a mut Flow) -> Network<'a> {
+    fn source_side(rules: &'a Rules, hand: &'a Counts, g: &'a mut Flow) -> Network<'a> {
         g.reset(2);
         let pool = g.node();
         let jokers = g.node();
@@ -268,8 +268,7 @@ impl<'a> Network<'a> {
         net
     }
 
-    /// Wild-capable twos feed the pool even when no template names them. (A step of its own, not
-    /// in `new`: cargo-mutants leaves constructors named `new` alone.)
+    /// Wild-capable twos feed the pool even when no template names them.
     #[inline]
     fn feed_wild_twos(&mut self) {
         for (i, s) in Suit::ALL.into_iter().enumerate() {
