@@ -258,41 +258,63 @@ fn random_games_find_and_shrink_each_seeded_bug() {
 #[test]
 fn broken_implementations_are_errored_and_the_harness_goes_on() {
     let dir = tmp("broken");
-    for f in [
-        "push/push-to-the-left.yaml",
-        "runs/no-turning-the-corner.yaml",
-    ] {
+    copy_scenarios(
+        &dir,
+        &[
+            "push/push-to-the-left.yaml",
+            "runs/no-turning-the-corner.yaml",
+        ],
+    );
+    let d = dir.to_str().expect("utf-8");
+    for (what, imp, expect) in BROKEN {
+        both_scenarios_errored(d, what, imp, expect);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Broken implementations: what each does wrong, its command, and what the error of each
+/// scenario run against it says.
+const BROKEN: [(&str, &str, &str); 4] = [
+    ("hangs", "sh -c 'sleep 30'", "no reply"),
+    (
+        "dies mid-game",
+        r#"sh -c 'read a; echo "{\"type\":\"hello\",\"protocol\":1}"; read b; echo "{\"type\":\"ok\",\"events\":[]}"; read c; echo boom >&2; exit 3'"#,
+        "closed its output",
+    ),
+    (
+        "sends an endless line",
+        "sh -c 'read l; yes x | tr -d \"\\n\"'",
+        "longer than",
+    ),
+    (
+        "speaks nonsense",
+        "sh -c 'read l; echo hello; sleep 30'",
+        "malformed",
+    ),
+];
+
+/// Copies the suite's scenarios `files` (paths under conformance/) into `dir`.
+fn copy_scenarios(dir: &Path, files: &[&str]) {
+    for f in files {
         let from = root().join("conformance").join(f);
         std::fs::copy(&from, dir.join(from.file_name().expect("a name"))).expect("copy");
     }
-    let d = dir.to_str().expect("utf-8");
-    for (what, imp, expect) in [
-        ("hangs", "sh -c 'sleep 30'".to_string(), "no reply"),
-        (
-            "dies mid-game",
-            r#"sh -c 'read a; echo "{\"type\":\"hello\",\"protocol\":1}"; read b; echo "{\"type\":\"ok\",\"events\":[]}"; read c; echo boom >&2; exit 3'"#.to_string(),
-            "closed its output",
-        ),
-        (
-            "sends an endless line",
-            "sh -c 'read l; yes x | tr -d \"\\n\"'".to_string(),
-            "longer than",
-        ),
-        ("speaks nonsense", "sh -c 'read l; echo hello; sleep 30'".to_string(), "malformed"),
-    ] {
-        let started = Instant::now();
-        let (code, r) = conform(&[d, "--impl", &imp, "--timeout", "1000"]);
-        let took = started.elapsed();
-        assert_eq!(code, 1, "{what}: {r:#}");
-        let errored = with_verdict(&r, "errored");
-        assert_eq!(errored.len(), 2, "{what}: {r:#}");
-        for e in errored {
-            let msg = e["error"].as_str().unwrap_or("");
-            assert!(msg.contains(expect), "{what}: {msg}");
-        }
-        assert!(took < Duration::from_secs(15), "{what}: took {took:?}");
+}
+
+/// `conform` of the two scenarios in `d` against `imp` (`what` it does wrong), with a timeout of a
+/// second, answers 1 within 15 seconds, both scenarios errored with `expect` in their error.
+fn both_scenarios_errored(d: &str, what: &str, imp: &str, expect: &str) {
+    let started = Instant::now();
+    let (code, r) = conform(&[d, "--impl", imp, "--timeout", "1000"]);
+    let took = started.elapsed();
+    assert_eq!(code, 1, "{what}: {r:#}");
+    let errored = with_verdict(&r, "errored");
+    assert_eq!(errored.len(), 2, "{what}: {r:#}");
+    for e in errored {
+        let msg = e["error"].as_str().unwrap_or("");
+        assert!(msg.contains(expect), "{what}: {msg}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    assert!(took < Duration::from_secs(15), "{what}: took {took:?}");
 }
 
 #[test]

@@ -69,120 +69,11 @@ fn an_unreadable_word_is_marked_where_it_stands() {
     }
 }
 
+/// Each change to [`GOOD`] in [`BAD_INPUT`] is reported: the problems start with the file's name
+/// and contain what the change's `want` names. An empty `want` marks a change that is allowed.
 #[test]
 fn bad_input_is_reported_with_line_field_and_hint() {
-    for (change, want) in [
-        (
-            ("title: a small scenario", "titel: x"),
-            "s.yaml:2:1: titel: unknown key `titel` (hint: did you mean `title`?)",
-        ),
-        (
-            ("hands: {1: 9D 4C 5C}", "hands: {1: 9D 4C 11C}"),
-            "cards.hands.1: cannot read card `11C`",
-        ),
-        (
-            ("hands: {1: 9D 4C 5C}", "hands: {7: 9D}"),
-            "cards.hands.7: seat 7 is not at the table (hint: 4 players sit in seats 0 to 3)",
-        ),
-        (
-            ("do: discard 9D", "do: discard 9X"),
-            "steps[1].do: cannot read the action `discard 9X`",
-        ),
-        (
-            (
-                "do: push, expect: ok",
-                "do: push, expect: {rejected: no-such-code}",
-            ),
-            "steps[0].expect.rejected: unknown reason code `no-such-code`",
-        ),
-        (
-            (
-                "do: push, expect: ok",
-                "do: push, expect: {rejected: must-draw-frist}",
-            ),
-            "did you mean `must-draw-first`?",
-        ),
-        (
-            ("rules: push", "rules: pushh"),
-            "no built-in rule set or file named",
-        ),
-        (
-            ("rules: [push.to]", "rules: [push.too]"),
-            "exercises.rules[0]: unknown rule `push.too` (hint: did you mean `push.to`?)",
-        ),
-        (
-            ("sources: [\"000\"]", "sources: [\"004\"]"),
-            "exercises.sources[0]: unknown source `004`",
-        ),
-        (
-            (
-                "disputes: [pusher-draws=yes]",
-                "disputes: [pusher-draws=maybe]",
-            ),
-            "`maybe` is not a reading of dispute `pusher-draws`",
-        ),
-        (
-            ("stock: 4S 5D", "stock: 4S 5D 9D 9D"),
-            "cards: the cards are not the pack of Push Rummy for 4 players (108 cards): 9D is placed 3 times (hand of seat 1, stock) but the pack has 2",
-        ),
-        (
-            ("  rest: stock\n", ""),
-            "card(s) of the pack are not placed: AS AS",
-        ),
-        (
-            (
-                "table: {players: 4, dealer: 0, round: 1}",
-                "table: {players: 4, dealer: 0, round: 9}",
-            ),
-            "Push Rummy has 5 deal(s); deal 9 does not exist",
-        ),
-        (
-            (
-                "table: {players: 4, dealer: 0, round: 1}",
-                "table: {players: 3}",
-            ),
-            "Push Rummy is played by 4 to 4 players, not 3",
-        ),
-        (
-            ("turn: 1", "turn: 1\n  taken: 8H"),
-            "cards.taken: a card is taken from the discard pile only once the draw is made",
-        ),
-        (
-            ("turn: 1", "turn: 1\n  table: [{0: \"set [7S 7H 8D]\"}]"),
-            "cards.table[0]: meld 0 (7S 7H 8D) is not a meld",
-        ),
-        (
-            ("turn: 1", "turn: 1\n  table: [{0: \"run [9H 10H JK]\"}]"),
-            "can be read 2 ways",
-        ),
-        (
-            ("rules: push", "rules: {extends: push, sets: {min-sise: 3}}"),
-            "rules.sets.min-sise: unknown key `min-sise`",
-        ),
-        (
-            (
-                "rules: push",
-                "rules: {extends: push, readings: {set-max-size: five}}",
-            ),
-            "`five` is not a reading of dispute `set-max-size`",
-        ),
-        (
-            ("rules: push", "rules: push\nreadings: {pusher-draw: no}"),
-            "readings.pusher-draw: unknown dispute `pusher-draw` (hint: did you mean `pusher-draws`?)",
-        ),
-        (
-            (
-                "  - {seat: 1, do: discard 9D, expect: ok, check: {discard-top: 9D}}",
-                "  - {seat: 1}",
-            ),
-            "a seat acts only with an action",
-        ),
-        (
-            ("check: {discard-top: 9D}", "check: {discard-tops: 9D}"),
-            "did you mean `discard-top`?",
-        ),
-        (("cards:\n  hands", "cards:\n  seed: 3\n  hands"), ""),
-    ] {
+    for (change, want) in BAD_INPUT {
         let text = GOOD.replacen(change.0, change.1, 1);
         assert_ne!(text, GOOD, "the change {change:?} applies");
         if want.is_empty() {
@@ -195,6 +86,121 @@ fn bad_input_is_reported_with_line_field_and_hint() {
         assert!(p.starts_with("s.yaml:"), "{p}");
     }
 }
+
+/// Changes to [`GOOD`] (the text replaced, and what replaces it), each with what the problems
+/// reported must contain (nothing for a change that is allowed).
+const BAD_INPUT: [((&str, &str), &str); 23] = [
+    (
+        ("title: a small scenario", "titel: x"),
+        "s.yaml:2:1: titel: unknown key `titel` (hint: did you mean `title`?)",
+    ),
+    (
+        ("hands: {1: 9D 4C 5C}", "hands: {1: 9D 4C 11C}"),
+        "cards.hands.1: cannot read card `11C`",
+    ),
+    (
+        ("hands: {1: 9D 4C 5C}", "hands: {7: 9D}"),
+        "cards.hands.7: seat 7 is not at the table (hint: 4 players sit in seats 0 to 3)",
+    ),
+    (
+        ("do: discard 9D", "do: discard 9X"),
+        "steps[1].do: cannot read the action `discard 9X`",
+    ),
+    (
+        (
+            "do: push, expect: ok",
+            "do: push, expect: {rejected: no-such-code}",
+        ),
+        "steps[0].expect.rejected: unknown reason code `no-such-code`",
+    ),
+    (
+        (
+            "do: push, expect: ok",
+            "do: push, expect: {rejected: must-draw-frist}",
+        ),
+        "did you mean `must-draw-first`?",
+    ),
+    (
+        ("rules: push", "rules: pushh"),
+        "no built-in rule set or file named",
+    ),
+    (
+        ("rules: [push.to]", "rules: [push.too]"),
+        "exercises.rules[0]: unknown rule `push.too` (hint: did you mean `push.to`?)",
+    ),
+    (
+        ("sources: [\"000\"]", "sources: [\"004\"]"),
+        "exercises.sources[0]: unknown source `004`",
+    ),
+    (
+        (
+            "disputes: [pusher-draws=yes]",
+            "disputes: [pusher-draws=maybe]",
+        ),
+        "`maybe` is not a reading of dispute `pusher-draws`",
+    ),
+    (
+        ("stock: 4S 5D", "stock: 4S 5D 9D 9D"),
+        "cards: the cards are not the pack of Push Rummy for 4 players (108 cards): 9D is placed 3 times (hand of seat 1, stock) but the pack has 2",
+    ),
+    (
+        ("  rest: stock\n", ""),
+        "card(s) of the pack are not placed: AS AS",
+    ),
+    (
+        (
+            "table: {players: 4, dealer: 0, round: 1}",
+            "table: {players: 4, dealer: 0, round: 9}",
+        ),
+        "Push Rummy has 5 deal(s); deal 9 does not exist",
+    ),
+    (
+        (
+            "table: {players: 4, dealer: 0, round: 1}",
+            "table: {players: 3}",
+        ),
+        "Push Rummy is played by 4 to 4 players, not 3",
+    ),
+    (
+        ("turn: 1", "turn: 1\n  taken: 8H"),
+        "cards.taken: a card is taken from the discard pile only once the draw is made",
+    ),
+    (
+        ("turn: 1", "turn: 1\n  table: [{0: \"set [7S 7H 8D]\"}]"),
+        "cards.table[0]: meld 0 (7S 7H 8D) is not a meld",
+    ),
+    (
+        ("turn: 1", "turn: 1\n  table: [{0: \"run [9H 10H JK]\"}]"),
+        "can be read 2 ways",
+    ),
+    (
+        ("rules: push", "rules: {extends: push, sets: {min-sise: 3}}"),
+        "rules.sets.min-sise: unknown key `min-sise`",
+    ),
+    (
+        (
+            "rules: push",
+            "rules: {extends: push, readings: {set-max-size: five}}",
+        ),
+        "`five` is not a reading of dispute `set-max-size`",
+    ),
+    (
+        ("rules: push", "rules: push\nreadings: {pusher-draw: no}"),
+        "readings.pusher-draw: unknown dispute `pusher-draw` (hint: did you mean `pusher-draws`?)",
+    ),
+    (
+        (
+            "  - {seat: 1, do: discard 9D, expect: ok, check: {discard-top: 9D}}",
+            "  - {seat: 1}",
+        ),
+        "a seat acts only with an action",
+    ),
+    (
+        ("check: {discard-top: 9D}", "check: {discard-tops: 9D}"),
+        "did you mean `discard-top`?",
+    ),
+    (("cards:\n  hands", "cards:\n  seed: 3\n  hands"), ""),
+];
 
 #[test]
 fn garbage_never_panics() {

@@ -293,6 +293,18 @@ pub fn compile_rules(
 /// # Errors
 /// A field missing or wrong, or a position that does not fit the rules.
 pub fn game_from_start(loaded: &Loaded, msg: &Value) -> Result<Game, String> {
+    let start = start_of(msg)?;
+    let p = get(msg, "position")?;
+    let (pos, readings) = position_of(p, start.players)?;
+    let mut game =
+        Game::from_position(Arc::new(loaded.rules.clone()), &start, &pos).map_err(|e| e.message)?;
+    keep_readings(&mut game, &readings)?;
+    Ok(game)
+}
+
+/// The table and the cards of a `start` message: players, dealer, deal, the scores of the hands
+/// before it, the generator and the pack orders.
+fn start_of(msg: &Value) -> Result<Start, String> {
     let players = get_u64(msg, "players")?;
     let players = u8::try_from(players).map_err(|_| bad("players", "too many"))?;
     if players == 0 {
@@ -348,7 +360,19 @@ pub fn game_from_start(loaded: &Loaded, msg: &Value) -> Result<Game, String> {
             decks.push(card_list(d, &format!("decks[{i}]"))?);
         }
     }
-    let p = get(msg, "position")?;
+    Ok(Start {
+        players,
+        dealer,
+        round: round as usize - 1,
+        seed,
+        scores,
+        decks,
+    })
+}
+
+/// The `position` of a `start` message (`p`), and per table meld the readings it keeps, where
+/// given.
+fn position_of(p: &Value, players: u8) -> Result<(Position, KeptReadings), String> {
     let hands_v = get(p, "hands")?
         .as_array()
         .ok_or_else(|| bad("position.hands", "expected one list of cards per seat"))?;
@@ -358,9 +382,53 @@ pub fn game_from_start(loaded: &Loaded, msg: &Value) -> Result<Game, String> {
     }
     let stock = card_list(get(p, "stock")?, "position.stock")?;
     let discard = card_list(get(p, "discard")?, "position.discard")?;
+    let (table, readings) = table_of(p, players)?;
+    let contract_met = match p.get("contract_met") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_array()
+                .ok_or_else(|| bad("position.contract_met", "expected a list of seats"))?
+                .iter()
+                .map(|s| seat_of(s, "position.contract_met", players))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    };
+    let turn = match p.get("turn") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(seat_of(v, "position.turn", players)?),
+    };
+    let stage = match p.get("stage").and_then(Value::as_str) {
+        None | Some("draw") => Stage::Draw,
+        Some("play") => Stage::Play,
+        Some(s) => return Err(bad("position.stage", format!("`{s}` is not draw or play"))),
+    };
+    let taken = match p.get("taken") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.parse::<Card>().map_err(|e| bad("position.taken", e))?),
+        Some(_) => return Err(bad("position.taken", "expected a card or null")),
+    };
+    let pos = Position {
+        hands,
+        stock,
+        discard,
+        rest: Rest::None,
+        table,
+        contract_met,
+        turn,
+        stage,
+        taken,
+    };
+    Ok((pos, readings))
+}
+
+/// Per table meld, the readings it keeps, where given.
+type KeptReadings = Vec<Option<Vec<String>>>;
+
+/// The table melds of a position (`p`), each with its owner, and the readings each keeps, where
+/// given.
+fn table_of(p: &Value, players: u8) -> Result<(Vec<(u8, MeldSpec)>, KeptReadings), String> {
     let mut table = Vec::new();
-    // Per table meld, the readings it keeps, where given.
-    let mut readings: Vec<Option<Vec<String>>> = Vec::new();
+    let mut readings: KeptReadings = Vec::new();
     if let Some(t) = p.get("table") {
         for (i, m) in t
             .as_array()
@@ -391,53 +459,7 @@ pub fn game_from_start(loaded: &Loaded, msg: &Value) -> Result<Game, String> {
             });
         }
     }
-    let contract_met = match p.get("contract_met") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(
-            v.as_array()
-                .ok_or_else(|| bad("position.contract_met", "expected a list of seats"))?
-                .iter()
-                .map(|s| seat_of(s, "position.contract_met", players))
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
-    };
-    let turn = match p.get("turn") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(seat_of(v, "position.turn", players)?),
-    };
-    let stage = match p.get("stage").and_then(Value::as_str) {
-        None | Some("draw") => Stage::Draw,
-        Some("play") => Stage::Play,
-        Some(s) => return Err(bad("position.stage", format!("`{s}` is not draw or play"))),
-    };
-    let taken = match p.get("taken") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.parse::<Card>().map_err(|e| bad("position.taken", e))?),
-        Some(_) => return Err(bad("position.taken", "expected a card or null")),
-    };
-    let start = Start {
-        players,
-        dealer,
-        round: round as usize - 1,
-        seed,
-        scores,
-        decks,
-    };
-    let pos = Position {
-        hands,
-        stock,
-        discard,
-        rest: Rest::None,
-        table,
-        contract_met,
-        turn,
-        stage,
-        taken,
-    };
-    let mut game =
-        Game::from_position(Arc::new(loaded.rules.clone()), &start, &pos).map_err(|e| e.message)?;
-    keep_readings(&mut game, &readings)?;
-    Ok(game)
+    Ok((table, readings))
 }
 
 /// Narrows each table meld to the readings its `readings` list names (all of them must be

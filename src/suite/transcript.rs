@@ -6,7 +6,7 @@
 //! the time: the same scenario gives the same transcript everywhere.
 
 use crate::base::card::{Card, Counts};
-use crate::engine::game::{Event, Game, HandEnd, Stage};
+use crate::engine::game::{Action, Event, Game, HandEnd, Illegal, Stage};
 use crate::oracle::meld::{self, Interpretation};
 use crate::rules::spec::{self, MeldKind, RawRules};
 use crate::suite::scenario::{Check, EndSpec, Expect, MeldCheck, Scenario};
@@ -492,9 +492,15 @@ fn cards_text(c: &[Card]) -> String {
 }
 
 /// Evaluates one check: its text, and what was found when it does not hold.
+/// A check's text and what was found instead, where it does not hold.
+fn differ(want: String, got: String) -> (String, Option<String>) {
+    (want.clone(), (want != got).then_some(got))
+}
+
+/// A checkpoint assertion against the game: its text, and what was found where it does not hold.
+/// `initial_results` is the number of hands ended before the scenario started.
 fn evaluate(g: &Game, initial_results: usize, c: &Check) -> (String, Option<String>) {
     let d = &g.deal;
-    let differ = |want: String, got: String| (want.clone(), (want != got).then_some(got));
     match c {
         Check::Round(n) => differ(format!("round {n}"), format!("round {}", g.round + 1)),
         Check::Dealer(s) => differ(format!("dealer {s}"), format!("dealer {}", g.dealer)),
@@ -518,30 +524,7 @@ fn evaluate(g: &Game, initial_results: usize, c: &Check) -> (String, Option<Stri
             format!("hand-size {s}: {n}"),
             format!("hand-size {s}: {}", d.hands[usize::from(*s)].len()),
         ),
-        Check::Table(melds) => {
-            let want = format!(
-                "table: {}",
-                if melds.is_empty() {
-                    "none".to_string()
-                } else {
-                    melds
-                        .iter()
-                        .map(meld_check_text)
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                }
-            );
-            let holds = melds.len() == d.table.len()
-                && melds.iter().zip(&d.table).all(|(w, m)| {
-                    w.owner == m.owner
-                        && Counts::from_cards(&w.spec.cards) == Counts::from_cards(&m.cards)
-                        && m.interps.iter().all(|i| {
-                            w.spec.kind.is_none_or(|k| i.kind == k)
-                                && meld::declarations_hold(i, &w.spec.declared)
-                        })
-                });
-            (want, (!holds).then(|| format!("table: {}", table_text(g))))
-        }
+        Check::Table(melds) => table_check(g, melds),
         Check::StockCount(n) => differ(
             format!("stock-count {n}"),
             format!("stock-count {}", d.stock.len()),
@@ -582,30 +565,7 @@ fn evaluate(g: &Game, initial_results: usize, c: &Check) -> (String, Option<Stri
             ),
         ),
         Check::LastHand { end, points } => {
-            let mut want = vec!["last-hand".to_string()];
-            let mut got = vec!["last-hand".to_string()];
-            let last = g.results.last();
-            if let Some(e) = end {
-                want.push(match e {
-                    EndSpec::WentOut(s) => format!("went-out {s}"),
-                    EndSpec::StockOut => "stock-out".into(),
-                    EndSpec::Stalled => "stalled".into(),
-                });
-                got.push(last.map_or("none".into(), |r| end_text(&r.end)));
-            }
-            if let Some(p) = points {
-                want.push(format!("points {}", join_nums(p)));
-                got.push(last.map_or("points none".into(), |r| {
-                    format!("points {}", join_nums(&r.points))
-                }));
-            }
-            let no_hand = g.results.len() <= initial_results;
-            let (w, gt) = (want.join(" "), got.join(" "));
-            if no_hand {
-                (w, Some("no hand has ended during the scenario".into()))
-            } else {
-                differ(w, gt)
-            }
+            last_hand_check(g, initial_results, end.as_ref(), points.as_deref())
         }
         Check::GameOver(b) => differ(
             format!("game-over {b}"),
@@ -619,6 +579,68 @@ fn evaluate(g: &Game, initial_results: usize, c: &Check) -> (String, Option<Stri
                 format!("winners {}", join_nums(&got)),
             )
         }
+    }
+}
+
+/// `table`: the whole table, in order, each meld with its owner, its cards, and the kind and
+/// declarations asked for holding in every reading it keeps.
+fn table_check(g: &Game, melds: &[MeldCheck]) -> (String, Option<String>) {
+    let d = &g.deal;
+    let want = format!(
+        "table: {}",
+        if melds.is_empty() {
+            "none".to_string()
+        } else {
+            melds
+                .iter()
+                .map(meld_check_text)
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
+    );
+    let holds = melds.len() == d.table.len()
+        && melds.iter().zip(&d.table).all(|(w, m)| {
+            w.owner == m.owner
+                && Counts::from_cards(&w.spec.cards) == Counts::from_cards(&m.cards)
+                && m.interps.iter().all(|i| {
+                    w.spec.kind.is_none_or(|k| i.kind == k)
+                        && meld::declarations_hold(i, &w.spec.declared)
+                })
+        });
+    (want, (!holds).then(|| format!("table: {}", table_text(g))))
+}
+
+/// `last-hand`: how the last hand ended and its points, where a hand has ended during the
+/// scenario.
+fn last_hand_check(
+    g: &Game,
+    initial_results: usize,
+    end: Option<&EndSpec>,
+    points: Option<&[u32]>,
+) -> (String, Option<String>) {
+    let mut want = vec!["last-hand".to_string()];
+    let mut got = vec!["last-hand".to_string()];
+    let last = g.results.last();
+    if let Some(e) = end {
+        want.push(match e {
+            EndSpec::WentOut(s) => format!("went-out {s}"),
+            EndSpec::StockOut => "stock-out".into(),
+            EndSpec::Stalled => "stalled".into(),
+        });
+        got.push(last.map_or("none".into(), |r| end_text(&r.end)));
+    }
+    if let Some(p) = points {
+        want.push(format!("points {}", join_nums(p)));
+        got.push(last.map_or("points none".into(), |r| {
+            format!("points {}", join_nums(&r.points))
+        }));
+    }
+    let no_hand = g.results.len() <= initial_results;
+    let (w, gt) = (want.join(" "), got.join(" "));
+    if no_hand {
+        (w, Some("no hand has ended during the scenario".into()))
+    } else {
+        differ(w, gt)
     }
 }
 
@@ -644,71 +666,9 @@ pub fn replay(s: &Scenario) -> Replay {
         if let Some(action) = &st.action {
             let seat = st.seat.unwrap_or_else(|| g.turn());
             record_seat = Some(seat);
-            let before_deal = g.deal.clone();
-            let before_totals = g.totals.clone();
-            match g.apply(seat, action) {
-                Ok(events) => {
-                    if let Expect::Rejected(r) = st.expect {
-                        fails.push(format!(
-                            "`{action}` by seat {seat} was accepted; expected rejected {}",
-                            r.code()
-                        ));
-                    }
-                    result = Some(ResultRecord {
-                        ok: true,
-                        events: events.iter().map(event_json).collect(),
-                        reason: None,
-                        message: None,
-                        events_text: events.iter().map(event_text).collect(),
-                    });
-                }
-                Err(e) => {
-                    match st.expect {
-                        Expect::Rejected(r) if r == e.code => {}
-                        Expect::Rejected(r) => fails.push(format!(
-                            "`{action}` by seat {seat} was rejected {} ({}); expected rejected {}",
-                            e.code.code(),
-                            e.message,
-                            r.code()
-                        )),
-                        Expect::Ok => fails.push(format!(
-                            "`{action}` by seat {seat} was rejected {} ({}); expected ok",
-                            e.code.code(),
-                            e.message
-                        )),
-                        Expect::Unstated => fails.push(format!(
-                            "`{action}` by seat {seat} was rejected {} ({}), and the step states no expectation",
-                            e.code.code(),
-                            e.message
-                        )),
-                    }
-                    if g.deal != before_deal || g.totals != before_totals {
-                        fails.push(format!(
-                            "the refused `{action}` changed the game (a refused action must change nothing)"
-                        ));
-                    }
-                    result = Some(ResultRecord {
-                        ok: false,
-                        events: Vec::new(),
-                        reason: Some(e.code.code().to_string()),
-                        message: Some(e.message.clone()),
-                        events_text: Vec::new(),
-                    });
-                }
-            }
+            result = Some(play_action(&mut g, seat, action, &st.expect, &mut fails));
         }
-        let mut checks = Vec::new();
-        for (_, c) in &st.checks {
-            let (text, found) = evaluate(&g, initial_results, c);
-            if let Some(f) = &found {
-                fails.push(format!("check `{text}` does not hold: found `{f}`"));
-            }
-            checks.push(CheckRecord {
-                check: text,
-                held: found.is_none(),
-                found,
-            });
-        }
+        let checks = run_checks(&g, initial_results, &st.checks, &mut fails);
         for f in &fails {
             failures.push(Failure {
                 step: st.number,
@@ -731,10 +691,6 @@ pub fn replay(s: &Scenario) -> Replay {
             state: state(&g),
         });
     }
-    let mut failed_steps: Vec<usize> = failures.iter().map(|f| f.step).collect();
-    failed_steps.dedup();
-    let mut winners = g.winners.clone();
-    winners.sort_unstable();
     let transcript = Transcript {
         format: FORMAT,
         title: s.title.clone(),
@@ -743,39 +699,148 @@ pub fn replay(s: &Scenario) -> Replay {
             name: s.rules.rules.name.clone(),
             fingerprint: fingerprint(&s.rules.raw),
         },
-        table: TableInfo {
-            players: g.players,
-            sides: (0..g.sides)
-                .map(|side| {
-                    (0..g.players)
-                        .filter(|p| g.side_of[usize::from(*p)] == side)
-                        .collect()
-                })
-                .collect(),
-        },
+        table: table_info(&g),
         start,
         steps,
-        outcome: Outcome {
-            held: failures.is_empty(),
-            failed_steps,
-            hands: g.results[initial_results..]
-                .iter()
-                .enumerate()
-                .map(|(i, r)| HandRecord {
-                    round: start_round + i + 1,
-                    end: end_text(&r.end),
-                    points: r.points.clone(),
-                })
-                .collect(),
-            round: g.round + 1,
-            totals: g.totals.clone(),
-            game_over: g.is_over(),
-            winners,
-        },
+        outcome: outcome(&g, &failures, initial_results, start_round),
     };
     Replay {
         transcript,
         failures,
+    }
+}
+
+/// Plays a step's `action` by `seat`: the result recorded, and in `fails` where it went against
+/// the step's `expect` or a refused action changed the game.
+fn play_action(
+    g: &mut Game,
+    seat: u8,
+    action: &Action,
+    expect: &Expect,
+    fails: &mut Vec<String>,
+) -> ResultRecord {
+    let before_deal = g.deal.clone();
+    let before_totals = g.totals.clone();
+    match g.apply(seat, action) {
+        Ok(events) => {
+            if let Expect::Rejected(r) = expect {
+                fails.push(format!(
+                    "`{action}` by seat {seat} was accepted; expected rejected {}",
+                    r.code()
+                ));
+            }
+            ResultRecord {
+                ok: true,
+                events: events.iter().map(event_json).collect(),
+                reason: None,
+                message: None,
+                events_text: events.iter().map(event_text).collect(),
+            }
+        }
+        Err(e) => {
+            if let Some(f) = refusal_failure(action, seat, expect, &e) {
+                fails.push(f);
+            }
+            if g.deal != before_deal || g.totals != before_totals {
+                fails.push(format!(
+                    "the refused `{action}` changed the game (a refused action must change nothing)"
+                ));
+            }
+            ResultRecord {
+                ok: false,
+                events: Vec::new(),
+                reason: Some(e.code.code().to_string()),
+                message: Some(e.message.clone()),
+                events_text: Vec::new(),
+            }
+        }
+    }
+}
+
+/// What is wrong with the refusal `e` of `action` by `seat` under `expect`: nothing where it was
+/// expected with that reason code.
+fn refusal_failure(action: &Action, seat: u8, expect: &Expect, e: &Illegal) -> Option<String> {
+    match expect {
+        Expect::Rejected(r) if *r == e.code => None,
+        Expect::Rejected(r) => Some(format!(
+            "`{action}` by seat {seat} was rejected {} ({}); expected rejected {}",
+            e.code.code(),
+            e.message,
+            r.code()
+        )),
+        Expect::Ok => Some(format!(
+            "`{action}` by seat {seat} was rejected {} ({}); expected ok",
+            e.code.code(),
+            e.message
+        )),
+        Expect::Unstated => Some(format!(
+            "`{action}` by seat {seat} was rejected {} ({}), and the step states no expectation",
+            e.code.code(),
+            e.message
+        )),
+    }
+}
+
+/// Evaluates a step's checks after its action, each recorded; those that do not hold also in
+/// `fails`.
+fn run_checks(
+    g: &Game,
+    initial_results: usize,
+    checks: &[(u32, Check)],
+    fails: &mut Vec<String>,
+) -> Vec<CheckRecord> {
+    let mut records = Vec::new();
+    for (_, c) in checks {
+        let (text, found) = evaluate(g, initial_results, c);
+        if let Some(f) = &found {
+            fails.push(format!("check `{text}` does not hold: found `{f}`"));
+        }
+        records.push(CheckRecord {
+            check: text,
+            held: found.is_none(),
+            found,
+        });
+    }
+    records
+}
+
+/// The players and the seats of each side.
+fn table_info(g: &Game) -> TableInfo {
+    TableInfo {
+        players: g.players,
+        sides: (0..g.sides)
+            .map(|side| {
+                (0..g.players)
+                    .filter(|p| g.side_of[usize::from(*p)] == side)
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+/// The outcome at the end of the replay: whether every step held, the hands ended during it
+/// (numbered from the deal it started in, `start_round`), the totals and the winners.
+fn outcome(g: &Game, failures: &[Failure], initial_results: usize, start_round: usize) -> Outcome {
+    let mut failed_steps: Vec<usize> = failures.iter().map(|f| f.step).collect();
+    failed_steps.dedup();
+    let mut winners = g.winners.clone();
+    winners.sort_unstable();
+    Outcome {
+        held: failures.is_empty(),
+        failed_steps,
+        hands: g.results[initial_results..]
+            .iter()
+            .enumerate()
+            .map(|(i, r)| HandRecord {
+                round: start_round + i + 1,
+                end: end_text(&r.end),
+                points: r.points.clone(),
+            })
+            .collect(),
+        round: g.round + 1,
+        totals: g.totals.clone(),
+        game_over: g.is_over(),
+        winners,
     }
 }
 
