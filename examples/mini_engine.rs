@@ -730,132 +730,9 @@ impl Game {
                 self.stage = "play";
                 ev.push(json!({"event": "took-discard", "seat": seat, "card": name(c)}));
             }
-            Act::Push => {
-                if self.stock.is_empty() {
-                    self.end_hand(None, false, &mut ev);
-                    return Ok(ev);
-                }
-                let to = (seat + 1) % 4;
-                let top = self.discard.pop();
-                let pushed = self.stock.pop().unwrap_or(JOKER);
-                self.hands[usize::from(to)].extend(top.iter().copied().chain([pushed]));
-                ev.push(json!({"event": "pushed", "seat": seat, "to": to,
-                    "discard": top.map(name), "stock": [name(pushed)], "face_up": true}));
-                self.stage = "play";
-                if self.bug != Bug::PusherNoDraw {
-                    let Some(c) = self.stock.pop() else {
-                        self.end_hand(None, false, &mut ev);
-                        return Ok(ev);
-                    };
-                    self.hands[s].push(c);
-                    ev.push(json!({"event": "drew", "seat": seat, "card": name(c)}));
-                }
-            }
-            Act::Meld(melds) => {
-                if melds.is_empty() {
-                    return rejected("invalid-meld", "no meld given");
-                }
-                let all: Vec<Card> = melds.iter().flat_map(|m| m.cards.iter().copied()).collect();
-                self.take(seat, &all)?;
-                let mut read = Vec::new();
-                for m in melds {
-                    let rs = readings(&m.cards, m.kind, &m.declared, self.bug)
-                        .map_err(Outcome::Unsupported)?;
-                    if rs.is_empty() {
-                        return rejected(
-                            "invalid-meld",
-                            format!("{:?} is not a meld", names(&m.cards)),
-                        );
-                    }
-                    if ambiguous(&rs) {
-                        return rejected("ambiguous-wild", "declare what the wilds stand for");
-                    }
-                    read.push(rs);
-                }
-                let contract = !self.met[s];
-                if contract {
-                    let want = &self.rounds[self.round].1;
-                    if read.len() > want.len() {
-                        return Err(Outcome::Unsupported(
-                            "contract laydowns with extra melds are not implemented".into(),
-                        ));
-                    }
-                    let kinds: Vec<(bool, usize)> = read
-                        .iter()
-                        .zip(melds)
-                        .map(|(r, m)| (r[0].run, m.cards.len()))
-                        .collect();
-                    let fits = read.len() == want.len()
-                        && permutations(&(0..want.len() as u8).collect::<Vec<_>>())
-                            .iter()
-                            .any(|p| {
-                                p.iter().zip(want).all(|(&i, &(run, size))| {
-                                    kinds[usize::from(i)].0 == run
-                                        && kinds[usize::from(i)].1 >= usize::from(size)
-                                })
-                            });
-                    if !fits {
-                        return rejected("contract-not-met", "the melds do not meet the contract");
-                    }
-                    self.met[s] = true;
-                }
-                for (m, rs) in melds.iter().zip(read) {
-                    let cards = sorted(&m.cards);
-                    self.table.push(TableMeld {
-                        owner: seat,
-                        cards: cards.clone(),
-                        readings: rs,
-                    });
-                    ev.push(
-                        json!({"event": "melded", "seat": seat, "meld": self.table.len() - 1,
-                        "cards": names(&cards), "contract": contract}),
-                    );
-                }
-                self.table_progress = true;
-                self.went_out(seat, &mut ev);
-            }
-            Act::LayOff { meld, m, join } => {
-                if !self.met[s] {
-                    return rejected("contract-first", "no lay-off before one's own contract");
-                }
-                if *meld >= self.table.len() {
-                    return rejected("no-such-meld", format!("there is no meld {meld}"));
-                }
-                if m.cards.is_empty() {
-                    return rejected("invalid-lay-off", "no card to lay off");
-                }
-                self.take(seat, &m.cards)?;
-                if *join {
-                    return rejected("join-not-allowed", "runs are never joined");
-                }
-                let old = &self.table[*meld];
-                let mut all = old.cards.clone();
-                all.extend(&m.cards);
-                let kind = Some(old.readings[0].run);
-                let rs: Vec<Reading> = readings(&all, kind, &[], self.bug)
-                    .map_err(Outcome::Unsupported)?
-                    .into_iter()
-                    .filter(|r| {
-                        old.readings.iter().any(|o| r.extends(o))
-                            && declarations_hold(r, &m.declared)
-                    })
-                    .collect();
-                if rs.is_empty() {
-                    return rejected("invalid-lay-off", "the cards do not extend that meld");
-                }
-                if ambiguous(&rs) {
-                    return rejected("ambiguous-wild", "declare what the wilds stand for");
-                }
-                let owner = old.owner;
-                self.table[*meld] = TableMeld {
-                    owner,
-                    cards: sorted(&all),
-                    readings: rs,
-                };
-                ev.push(json!({"event": "laid-off", "seat": seat, "meld": meld, "cards": names(&m.cards), "joined": null}));
-                self.table_progress = true;
-                self.went_out(seat, &mut ev);
-            }
+            Act::Push => self.push(seat, &mut ev)?,
+            Act::Meld(melds) => self.meld(seat, melds, &mut ev)?,
+            Act::LayOff { meld, m, join } => self.lay_off(seat, *meld, m, *join, &mut ev)?,
             Act::Rescue => return Err(Outcome::Unsupported("rescues are not implemented".into())),
             Act::Discard(c) => {
                 self.take(seat, &[*c])?;
@@ -872,6 +749,151 @@ impl Game {
             Act::DrawStock => unreachable!("refused above"),
         }
         Ok(ev)
+    }
+
+    /// The push: the top discard and one stock card to the left, then (unless the seeded bug
+    /// says otherwise) the pusher draws from the stock.
+    fn push(&mut self, seat: u8, ev: &mut Vec<Value>) -> Result<(), Outcome> {
+        let s = usize::from(seat);
+        if self.stock.is_empty() {
+            self.end_hand(None, false, ev);
+            return Ok(());
+        }
+        let to = (seat + 1) % 4;
+        let top = self.discard.pop();
+        let pushed = self.stock.pop().unwrap_or(JOKER);
+        self.hands[usize::from(to)].extend(top.iter().copied().chain([pushed]));
+        ev.push(json!({"event": "pushed", "seat": seat, "to": to,
+                "discard": top.map(name), "stock": [name(pushed)], "face_up": true}));
+        self.stage = "play";
+        if self.bug != Bug::PusherNoDraw {
+            let Some(c) = self.stock.pop() else {
+                self.end_hand(None, false, ev);
+                return Ok(());
+            };
+            self.hands[s].push(c);
+            ev.push(json!({"event": "drew", "seat": seat, "card": name(c)}));
+        }
+        Ok(())
+    }
+
+    /// New melds: each must be a meld; the first melds of a hand must meet the contract.
+    fn meld(&mut self, seat: u8, melds: &[MeldText], ev: &mut Vec<Value>) -> Result<(), Outcome> {
+        let s = usize::from(seat);
+        if melds.is_empty() {
+            return rejected("invalid-meld", "no meld given");
+        }
+        let all: Vec<Card> = melds.iter().flat_map(|m| m.cards.iter().copied()).collect();
+        self.take(seat, &all)?;
+        let mut read = Vec::new();
+        for m in melds {
+            let rs =
+                readings(&m.cards, m.kind, &m.declared, self.bug).map_err(Outcome::Unsupported)?;
+            if rs.is_empty() {
+                return rejected(
+                    "invalid-meld",
+                    format!("{:?} is not a meld", names(&m.cards)),
+                );
+            }
+            if ambiguous(&rs) {
+                return rejected("ambiguous-wild", "declare what the wilds stand for");
+            }
+            read.push(rs);
+        }
+        let contract = !self.met[s];
+        if contract {
+            let want = &self.rounds[self.round].1;
+            if read.len() > want.len() {
+                return Err(Outcome::Unsupported(
+                    "contract laydowns with extra melds are not implemented".into(),
+                ));
+            }
+            let kinds: Vec<(bool, usize)> = read
+                .iter()
+                .zip(melds)
+                .map(|(r, m)| (r[0].run, m.cards.len()))
+                .collect();
+            let fits = read.len() == want.len()
+                && permutations(&(0..want.len() as u8).collect::<Vec<_>>())
+                    .iter()
+                    .any(|p| {
+                        p.iter().zip(want).all(|(&i, &(run, size))| {
+                            kinds[usize::from(i)].0 == run
+                                && kinds[usize::from(i)].1 >= usize::from(size)
+                        })
+                    });
+            if !fits {
+                return rejected("contract-not-met", "the melds do not meet the contract");
+            }
+            self.met[s] = true;
+        }
+        for (m, rs) in melds.iter().zip(read) {
+            let cards = sorted(&m.cards);
+            self.table.push(TableMeld {
+                owner: seat,
+                cards: cards.clone(),
+                readings: rs,
+            });
+            ev.push(
+                json!({"event": "melded", "seat": seat, "meld": self.table.len() - 1,
+                    "cards": names(&cards), "contract": contract}),
+            );
+        }
+        self.table_progress = true;
+        self.went_out(seat, ev);
+        Ok(())
+    }
+
+    /// Cards laid off on a table meld, after one's own contract.
+    fn lay_off(
+        &mut self,
+        seat: u8,
+        meld: usize,
+        m: &MeldText,
+        join: bool,
+        ev: &mut Vec<Value>,
+    ) -> Result<(), Outcome> {
+        let s = usize::from(seat);
+        if !self.met[s] {
+            return rejected("contract-first", "no lay-off before one's own contract");
+        }
+        if meld >= self.table.len() {
+            return rejected("no-such-meld", format!("there is no meld {meld}"));
+        }
+        if m.cards.is_empty() {
+            return rejected("invalid-lay-off", "no card to lay off");
+        }
+        self.take(seat, &m.cards)?;
+        if join {
+            return rejected("join-not-allowed", "runs are never joined");
+        }
+        let old = &self.table[meld];
+        let mut all = old.cards.clone();
+        all.extend(&m.cards);
+        let kind = Some(old.readings[0].run);
+        let rs: Vec<Reading> = readings(&all, kind, &[], self.bug)
+            .map_err(Outcome::Unsupported)?
+            .into_iter()
+            .filter(|r| {
+                old.readings.iter().any(|o| r.extends(o)) && declarations_hold(r, &m.declared)
+            })
+            .collect();
+        if rs.is_empty() {
+            return rejected("invalid-lay-off", "the cards do not extend that meld");
+        }
+        if ambiguous(&rs) {
+            return rejected("ambiguous-wild", "declare what the wilds stand for");
+        }
+        let owner = old.owner;
+        self.table[meld] = TableMeld {
+            owner,
+            cards: sorted(&all),
+            readings: rs,
+        };
+        ev.push(json!({"event": "laid-off", "seat": seat, "meld": meld, "cards": names(&m.cards), "joined": null}));
+        self.table_progress = true;
+        self.went_out(seat, ev);
+        Ok(())
     }
 
     fn went_out(&mut self, seat: u8, ev: &mut Vec<Value>) {
