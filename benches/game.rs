@@ -1,5 +1,5 @@
-//! Whole games and the whole suite (issue 7's `game-greedy` and `replay-suite`), on the inputs of
-//! `push_rummy::suite::bench`. `cargo bench --bench game`.
+//! Whole games and the whole suite (the standard workloads `game-greedy` and `replay-suite`), on
+//! the inputs of `push_rummy::suite::bench`. `cargo bench --bench game`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use push_rummy::rules::load;

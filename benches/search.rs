@@ -1,5 +1,5 @@
-//! Meld and laydown search on the fixed-seed inputs of `push_rummy::suite::bench` (issue 7's
-//! `meld-check`, `meld-all`, `laydown-10/20/30`). `cargo bench --bench search`.
+//! Meld and laydown search on the fixed-seed inputs of `push_rummy::suite::bench` (the standard
+//! workloads `meld-check`, `meld-all`, `laydown-10/20/30`). `cargo bench --bench search`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use push_rummy::oracle::meld::{self, Query};
