@@ -196,15 +196,15 @@ impl Checks<'_> {
             );
         }
         if usize::from(c.size) > max {
+            let message = format!(
+                "a contract {c} cannot be made: a set holds at most {max} cards under these rules"
+            );
+            let hint =
+                "readings set-max-size, set-duplicate-suits and wild-in-set-represents limit sets";
             self.push(
-                Diagnostic::new(
-                    file,
-                    pos,
-                    path,
-                    format!("a contract {c} cannot be made: a set holds at most {max} cards under these rules"),
-                )
-                .with_hint("readings set-max-size, set-duplicate-suits and wild-in-set-represents limit sets")
-            , &SET_RELATED);
+                Diagnostic::new(file, pos, path, message).with_hint(hint),
+                &SET_RELATED,
+            );
         }
     }
 
