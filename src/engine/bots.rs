@@ -6,7 +6,7 @@
 //! only ever play actions that [`Game::apply`] accepts. [`choose`] asks [`Game::accepts`];
 //! [`play`] lets the greedy player try its candidates with `apply` itself, in the same order (a
 //! refused action leaves the game as it was), and remember what it has learnt (its searches, the
-//! table melds' lay-offs), so it plays the same games faster (`tests/games.rs` compares the two).
+//! table melds' lay-offs), so it plays the same games faster (`tests/integration/games.rs` compares the two).
 
 use crate::base::card::{Card, Counts, cards_in};
 use crate::base::rng::Rng;

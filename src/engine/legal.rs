@@ -6,7 +6,7 @@
 //! they are offered in structured form by [`Game::meld_options`]: the contract laydown the search
 //! finds, and after the contract one meld per kind when one exists. Candidates are kept only if
 //! [`Game::apply`] accepts them, so everything listed is legal; a property test
-//! (`tests/legal_actions.rs`) checks the other direction: whatever `apply` accepts from a broad
+//! (`tests/integration/legal_actions.rs`) checks the other direction: whatever `apply` accepts from a broad
 //! random space of non-meld actions is listed.
 
 use crate::base::card::{Card, CardList, Counts, Rank, Suit, cards_in};

@@ -5,7 +5,7 @@
 //! ([`spec::rule_defs`]) and the dispute register ([`DisputeId`], [`register`]); the scenario
 //! schema from the tables the scenario reader itself uses ([`scenario::TOP_KEYS`] and the other
 //! key tables, [`scenario::CHECK_KEYS`], [`scenario::SOURCES`], [`Reason::ALL`], the rule table
-//! again); a test (`tests/schema.rs`) checks them against what the reader accepts.
+//! again); a test (`tests/integration/schema.rs`) checks them against what the reader accepts.
 //!
 //! The schemas check form: keys, types, enumerations, ranges. What depends on more than one value
 //! (a deal larger than the pack, a seat the table has not got, an action illegal in the position)

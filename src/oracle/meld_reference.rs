@@ -3,7 +3,7 @@
 //! exact-card set) and keeps the combinations that make a legal meld. Exponential in the number of
 //! wild cards: keep them to four or so.
 //!
-//! Shared by the property tests (`tests/meld_oracle.rs`) and the fuzz target `meld_search`; not
+//! Shared by the property tests (`tests/integration/meld_oracle.rs`) and the fuzz target `meld_search`; not
 //! part of the library's interface.
 
 use crate::base::card::{Card, Rank, Suit};

@@ -7,7 +7,7 @@
 //! declaration policy must allow the result. The fast paths give the same answer: a natural card
 //! that joins a meld read one way in one way grows that reading in place (`meld::only_join`), and
 //! one card onto one meld extends each reading directly (`meld::extend_each_by_one`); the property
-//! `one_card_extension_agrees_with_the_full_search` (`tests/meld_oracle.rs`) holds both to the
+//! `one_card_extension_agrees_with_the_full_search` (`tests/integration/meld_oracle.rs`) holds both to the
 //! search of the combined cards.
 
 use super::{Event, Game, Illegal, Reason, TableMeld, illegal};

@@ -1,4 +1,4 @@
-//! Unit tests of the engine's parts that the rule tests (`tests/engine_rules.rs`) cannot reach
+//! Unit tests of the engine's parts that the rule tests (`tests/integration/engine_rules/`) cannot reach
 //! one by one: the discard masks against the one-card rule, and the `Seen` memo.
 
 use super::*;

@@ -47,7 +47,7 @@
 //!
 //! # What holds the fast paths to the plain rule
 //!
-//! - `tests/laydown.rs` (the crate's integration tests): `laydown_search_agrees_with_brute_force`
+//! - `tests/integration/laydown.rs` (the crate's integration tests): `laydown_search_agrees_with_brute_force`
 //!   cuts small hands into groups of the contract's sizes every way and checks them with [`check`]
 //!   (the brute force), against [`laydown`] (so against the relaxed check, the pruning bound, the
 //!   first flow and the network at once); `one_meld_is_laid_down_as_the_search_lays_it_down`

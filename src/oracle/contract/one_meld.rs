@@ -1,7 +1,7 @@
 //! A contract of one meld answered without the search ([`one_meld`]: the built-in players ask
 //! for a run or a set after their contract at every turn), and the flow network's first flow
 //! without the network ([`first_flow`]). Both give exactly the search's answer where they give
-//! one: `tests/laydown.rs` (`one_meld_is_laid_down_as_the_search_lays_it_down`) compares
+//! one: `tests/integration/laydown.rs` (`one_meld_is_laid_down_as_the_search_lays_it_down`) compares
 //! [`laydown`] with [`search_laydown`] card for card, and the unit tests
 //! `the_first_flow_is_the_networks_where_it_fills` and `one_meld_is_decided_without_the_search`
 //! hold each to the plain path.

@@ -1,7 +1,7 @@
 //! Whether some meld of a contract meld could hold a given card ([`may_hold`]) or the hand could
 //! hold any ([`Reach::may_hold_any`]): quick necessary conditions that the built-in players ask
 //! between laydown searches. They say "no" only where no such meld exists, which
-//! `tests/laydown.rs` (`may_hold_passes_every_card_of_every_meld`) checks against every meld a
+//! `tests/integration/laydown.rs` (`may_hold_passes_every_card_of_every_meld`) checks against every meld a
 //! hand makes.
 
 use super::hand::wilds_in;

@@ -2,7 +2,7 @@
 //! pruned by an upper bound on the naturals the templates can hold ([`naturals_added`]), and asks
 //! the flow whether the hand fills the chosen ones at once; [`laydown`] answers a contract of one
 //! meld by [`one_meld`] where it can, and searches otherwise. The thread's reused space
-//! ([`Scratch`]) lives here. `tests/laydown.rs` holds `laydown` to a brute force over
+//! ([`Scratch`]) lives here. `tests/integration/laydown.rs` holds `laydown` to a brute force over
 //! [`check`], and to `search_laydown` card for card.
 //!
 //! [`check`]: super::check
@@ -40,7 +40,7 @@ pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<L
 }
 
 /// [`laydown`] by the full search alone, whatever the contract: what `laydown`'s shortcut is
-/// checked against (`tests/laydown.rs`).
+/// checked against (`tests/integration/laydown.rs`).
 pub fn search_laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<Laydown> {
     let total: usize = contract.iter().map(|c| usize::from(c.size)).sum();
     let (naturals, wilds) = read_hand(rules, contract, hand);

@@ -94,7 +94,7 @@ fn explain_set(rules: &Rules, p: &Parts<'_>) -> String {
     {
         return "each wild in a set stands for a card of its own suit, so a set holds at most 4 cards (wild-in-set-represents=exact-card, set-duplicate-suits=forbidden)".into();
     }
-    // Not reached by any refused set that `tests/mutants.rs::a_refused_set_says_why` tries; kept
+    // Not reached by any refused set that `tests/integration/mutants.rs::a_refused_set_says_why` tries; kept
     // so that a rule the checks above miss still gets an answer.
     "these cards form no set under these rules".into()
 }

@@ -1,7 +1,7 @@
 //! One card more on a meld already read (a lay-off): the ways a card joins an interpretation as
 //! one more role, found from the interpretation's ends or rank without searching the cards
 //! again. The same as filtering the full search of the grown meld by [`extends`];
-//! `tests/meld_oracle.rs` (`one_card_extension_agrees_with_the_full_search`) holds them together.
+//! `tests/integration/meld_oracle.rs` (`one_card_extension_agrees_with_the_full_search`) holds them together.
 
 use super::{Interpretation, MAX_MELD_CARDS, ROOM, Role, Target};
 use crate::base::card::{Card, Rank, Suit};

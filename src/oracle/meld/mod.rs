@@ -14,7 +14,7 @@
 //! - Under `all-wild-melds=forbidden` every meld holds at least one natural card.
 //!
 //! [`crate::oracle::meld_reference`] states exactly this by brute force (every card at every
-//! place it could stand); `tests/meld_oracle.rs` holds the search here to it, and holds the
+//! place it could stand); `tests/integration/meld_oracle.rs` holds the search here to it, and holds the
 //! shortcuts ([`extend_by_one`], [`joins`], [`rescue_in`]) to the full search.
 //!
 //! The search reasons per set rank and per run window (suit × start place), placing natural cards

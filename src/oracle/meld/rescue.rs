@@ -1,6 +1,6 @@
 //! A rescue: a natural card takes the place of the wild that stood for it in an interpretation,
 //! found from the roles without searching the cards again. The same as filtering the full
-//! search of the new cards by what keeps every other role; `tests/meld_oracle.rs`
+//! search of the new cards by what keeps every other role; `tests/integration/meld_oracle.rs`
 //! (`rescue_by_substitution_agrees_with_the_full_search`) holds them together.
 
 use super::{Interpretation, MAX_MELD_CARDS, Role, Target};

@@ -1,7 +1,7 @@
 //! The run search: for each suit (or any suits) and each window of the rank line that has a
 //! place of every natural's rank, the naturals go to the places of their ranks (the aces to
 //! either of theirs), and the wild-capable cards fill the free places in every distinct way.
-//! The plain rule is `meld_reference::brute_runs`; `tests/meld_oracle.rs` holds the two
+//! The plain rule is `meld_reference::brute_runs`; `tests/integration/meld_oracle.rs` holds the two
 //! together.
 
 use super::{Interpretation, MAX_MELD_CARDS, Parts, ROOM, Role, Target, all_wild_ok};

@@ -1,6 +1,6 @@
 //! The set search: for each rank the naturals allow, the naturals stand for themselves and the
 //! wild-capable cards take the rank (`rank-only`) or a suit each (`exact-card`), every multiset
-//! of suits once. The plain rule is `meld_reference::brute_sets`; `tests/meld_oracle.rs` holds
+//! of suits once. The plain rule is `meld_reference::brute_sets`; `tests/integration/meld_oracle.rs` holds
 //! the two together.
 
 use super::{Interpretation, Parts, ROOM, Role, Target, all_wild_ok};

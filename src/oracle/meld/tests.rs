@@ -1,5 +1,5 @@
 //! Unit tests of the meld oracle; the property tests against the brute force are in
-//! `tests/meld_oracle.rs`.
+//! `tests/integration/meld_oracle.rs`.
 
 use super::extend::may_extend;
 use super::*;

@@ -1,7 +1,7 @@
 //! Unit tests of the harness's small pure parts: a line read within a limit, the first JSON path
 //! where the reference and the implementation differ and how a value is shown, and clipped text.
 //! The harness as a whole is tested against the built-in engine, the served reference and the
-//! seeded bugs of `examples/mini_engine.rs` in `tests/conform.rs`.
+//! seeded bugs of `examples/mini_engine.rs` in `tests/integration/conform.rs`.
 
 use super::clip;
 use super::compare::{first_difference, show};

@@ -1,6 +1,6 @@
 //! The relaxed check [`may_meet`]: a quick necessary condition for a laydown, asked before every
 //! search, which turns most hands away without searching. It says "no" only where the search
-//! finds nothing: `tests/laydown.rs` holds [`laydown`] (which asks it first) to a brute force,
+//! finds nothing: `tests/integration/laydown.rs` holds [`laydown`] (which asks it first) to a brute force,
 //! and the unit tests in `contract/tests/relaxed.rs` hold it to the search exactly where it
 //! relaxes nothing, and its cost of equal sets ([`SetsShape::cost`]) to every choice of ranks.
 //! Reads the hand and the rules; knows nothing of templates or the flow.

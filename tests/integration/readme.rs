@@ -8,7 +8,7 @@
 //! tour shows every file it uses. `$ cargo …` is not run either (`cargo test` has built the
 //! examples the tours name).
 
-mod common;
+use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -8,7 +8,7 @@
 //!   scores are the sum of the card points left in its players' hands, counted from a model of the
 //!   hands kept here from the events; cards are conserved throughout.
 //!
-//! Meld interpretations invariant under card order: `tests/meld_oracle.rs`.
+//! Meld interpretations invariant under card order: `tests/integration/meld_oracle.rs`.
 
 use proptest::prelude::*;
 use push_rummy::base::card::{Card, Counts};

@@ -11,7 +11,6 @@ use push_rummy::engine::game::{Action, Event, Game, MeldSpec};
 use push_rummy::oracle::meld::{self, Query, Target};
 use push_rummy::rules::disputes::DisputeId;
 use push_rummy::rules::disputes::reading::RescuedWildFate;
-use push_rummy::rules::load;
 use std::sync::Arc;
 
 const SWITCHES: &[(DisputeId, &[&str])] = &[
@@ -42,7 +41,7 @@ const SWITCHES: &[(DisputeId, &[&str])] = &[
 ];
 
 fn game_at(seed: u64, steps: usize, picks: &[usize]) -> Game {
-    let mut rules = load("push", &[]).unwrap().rules;
+    let mut rules = crate::common::push();
     for ((id, names), k) in SWITCHES.iter().zip(picks) {
         rules.set_reading(*id, names[k % names.len()]);
     }

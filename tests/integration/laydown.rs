@@ -31,7 +31,7 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         0u8..6,
     )
         .prop_map(|(picks, seq, wrap)| {
-            let mut r = load("push", &[]).unwrap().rules;
+            let mut r = crate::common::push();
             for ((id, names), k) in SWITCHES.iter().zip(picks) {
                 r.readings.set(*id, names[k % names.len()]);
             }

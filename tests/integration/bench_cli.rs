@@ -1,7 +1,7 @@
 //! `push-rummy bench` (issue 7): every workload is measured and reported with its target. Rates
 //! are not asserted (they depend on the machine); the shape of the report is.
 
-mod common;
+use crate::common;
 use common::run;
 
 #[test]

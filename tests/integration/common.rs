@@ -1,9 +1,10 @@
-//! Helpers shared by the integration tests (each test binary uses some of them).
-#![allow(dead_code)]
+//! Helpers shared by the test modules: running the binary, refused actions, the built examples.
 
 use push_rummy::engine::game::{Action, Game, Reason};
+use push_rummy::rules::{Rules, load};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::LazyLock;
 
 /// Runs `push-rummy ARGS` in the repository: exit code, stdout, stderr.
 pub fn run(args: &[&str]) -> (i32, String, String) {
@@ -43,4 +44,11 @@ pub fn examples_dir() -> PathBuf {
         .and_then(Path::parent)
         .expect("target/<profile>/deps/…")
         .join("examples")
+}
+
+/// Push with its default readings, loaded once and cloned: loading reads and compiles the YAML,
+/// which the property tests would otherwise repeat for every case they generate.
+pub fn push() -> Rules {
+    static PUSH: LazyLock<Rules> = LazyLock::new(|| load("push", &[]).expect("push loads").rules);
+    PUSH.clone()
 }

@@ -3,7 +3,7 @@
 //! catches hangs (the limits themselves are in `docs/LIMITS.md`; time and memory measured by hand
 //! are in `fuzz/README.md`).
 //!
-//! The other side of the protocol is tested in `tests/conform.rs`
+//! The other side of the protocol is tested in `tests/integration/conform.rs`
 //! (`broken_implementations_are_errored_and_the_harness_goes_on`): an implementation that hangs,
 //! dies mid-game, sends a line that never ends or speaks nonsense is stopped and its scenario
 //! reported errored (exit 1: the input to the oracle was fine, the implementation failed), and

@@ -11,10 +11,7 @@
 //! declaring wilds, lay-offs, rescues, discards, going out and scoring, stalls, the end of the
 //! game, the deal.
 
-#![allow(non_snake_case)]
-
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 mod contracts;
 mod deal;
 mod discards;

@@ -2,7 +2,7 @@
 //! 001's scenario is rejected at each illegal step with the right reason; 003's score sheet is
 //! reproduced hand by hand.
 
-mod common;
+use crate::common;
 use common::rejected;
 use push_rummy::base::card::{Card, Counts, parse_cards};
 use push_rummy::engine::game::{Action, Event, Game, MeldSpec, Reason, Stage, pack};

@@ -7,12 +7,11 @@ use push_rummy::engine::bots::{self, Bot};
 use push_rummy::engine::game::Game;
 use push_rummy::engine::observe::observe;
 use push_rummy::rules::disputes::DisputeId;
-use push_rummy::rules::load;
 use std::sync::Arc;
 
 /// A game stopped after `steps` actions by greedy/random players.
 fn game_at(seed: u64, steps: usize, face_down: bool) -> Game {
-    let mut rules = load("push", &[]).unwrap().rules;
+    let mut rules = crate::common::push();
     if face_down {
         rules.set_reading(DisputeId::PushCardVisibility, "face-down");
     }

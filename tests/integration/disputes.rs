@@ -3,14 +3,15 @@
 //! names the readings two rule sets differ in.
 
 use push_rummy::rules::disputes::DisputeId;
-use push_rummy::suite::settle;
+use push_rummy::suite::{scenario, settle};
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 fn suite() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance")
 }
 
-mod common;
+use crate::common;
 
 /// `push-rummy ARGS`: exit code and stdout.
 fn run(args: &[&str]) -> (i32, String) {
@@ -18,20 +19,44 @@ fn run(args: &[&str]) -> (i32, String) {
     (code, out)
 }
 
+/// Every dispute with the settlement of each suite scenario that names it, computed once for the
+/// two tests below: each scenario is loaded once, not once per dispute as `scenarios_of` does.
+fn settlements() -> &'static [(DisputeId, Vec<settle::Settlement>)] {
+    static ALL: LazyLock<Vec<(DisputeId, Vec<settle::Settlement>)>> = LazyLock::new(|| {
+        let mut files: Vec<(DisputeId, Vec<PathBuf>)> =
+            DisputeId::ALL.iter().map(|d| (*d, Vec::new())).collect();
+        for f in scenario::find_scenarios(&suite()).unwrap() {
+            let s = scenario::load(&f, &[]).unwrap();
+            for (d, list) in &mut files {
+                if s.exercises.disputes.iter().any(|(x, _)| x == d) {
+                    list.push(f.clone());
+                }
+            }
+        }
+        // The grouping is what `scenarios_of` finds, dispute by dispute.
+        let (d, list) = &files[0];
+        assert_eq!(&settle::scenarios_of(&suite(), *d).unwrap(), list);
+        files
+            .into_iter()
+            .map(|(d, list)| {
+                let settled = list.iter().map(|f| settle::settle(f, d, &[]).unwrap());
+                (d, settled.collect())
+            })
+            .collect()
+    });
+    &ALL
+}
+
 #[test]
 fn every_dispute_has_scenarios_whose_outcome_its_readings_change() {
     let mut decorative = Vec::new();
-    for d in DisputeId::ALL {
-        let files = settle::scenarios_of(&suite(), d).unwrap();
-        assert!(!files.is_empty(), "no scenario names {}", d.id());
+    for (d, settled) in settlements() {
+        assert!(!settled.is_empty(), "no scenario names {}", d.id());
         if d.reading_names().len() < 2 {
             // A gap with one reading (ace-penalty-value): nothing to tell apart.
             continue;
         }
-        let differs = files
-            .iter()
-            .any(|f| settle::settle(f, d, &[]).unwrap().differs());
-        if !differs {
+        if !settled.iter().any(settle::Settlement::differs) {
             decorative.push(d.id());
         }
     }
@@ -45,15 +70,10 @@ fn every_dispute_has_scenarios_whose_outcome_its_readings_change() {
 fn every_reading_of_every_dispute_is_pinned_by_a_scenario_that_parts_from_the_others() {
     // For each reading, some scenario puts it in force and some other reading parts from it.
     let mut missing = Vec::new();
-    for d in DisputeId::ALL {
+    for (d, settlements) in settlements() {
         if d.reading_names().len() < 2 {
             continue;
         }
-        let settlements: Vec<settle::Settlement> = settle::scenarios_of(&suite(), d)
-            .unwrap()
-            .iter()
-            .map(|f| settle::settle(f, d, &[]).unwrap())
-            .collect();
         for name in d.reading_names() {
             let told_apart = settlements
                 .iter()

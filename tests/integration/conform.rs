@@ -5,7 +5,7 @@
 //! handful of actions; implementations that hang, die or send an endless line are reported as
 //! errored and the harness goes on.
 
-mod common;
+use crate::common;
 use push_rummy::suite::scenario;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

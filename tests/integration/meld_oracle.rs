@@ -9,8 +9,8 @@ use proptest::prelude::*;
 use push_rummy::base::card::{Card, Rank, Suit};
 use push_rummy::oracle::meld::{self, Interpretation, Query, Role, Target};
 use push_rummy::oracle::meld_reference::{SWITCHES, brute};
+use push_rummy::rules::Rules;
 use push_rummy::rules::spec::MeldKind;
-use push_rummy::rules::{Rules, load};
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
     (
@@ -20,7 +20,7 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         any::<bool>(),
     )
         .prop_map(|(picks, two_in_seq, wrap, twos_wild)| {
-            let mut r = load("push", &[]).unwrap().rules;
+            let mut r = crate::common::push();
             for ((id, names), k) in SWITCHES.iter().zip(picks) {
                 r.readings.set(*id, names[k % names.len()]);
             }
