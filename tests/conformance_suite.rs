@@ -4,7 +4,8 @@
 //! `NAME.snap.new` for review and still fails). `push-rummy replay --bless DIR` writes goldens.
 //! Scenarios under `conformance/engine-disagreements/` are written as the rules say where the engine
 //! does otherwise: each must still fail (when one passes, the engine was fixed: move it to its
-//! topic). Own test binary: its snapshots live next to the scenarios, not in `tests/snapshots/`.
+//! topic). Every suite scenario says what it `exercises` (a scenario outside the suite need not).
+//! Own test binary: its snapshots live next to the scenarios, not in `tests/snapshots/`.
 
 use push_rummy::{suite::scenario, suite::transcript};
 use std::path::Path;
@@ -28,6 +29,12 @@ fn every_scenario_holds_and_matches_its_golden_transcript() {
                 continue;
             }
         };
+        if !s.exercises.stated {
+            problems.push(format!(
+                "{shown} has no `exercises`: a suite scenario lists the sources, rules and \
+                 disputes it touches, for `conform --coverage`"
+            ));
+        }
         let r = transcript::replay(&s);
         let disagreement = f
             .components()

@@ -269,6 +269,7 @@ impl Game {
             Arc::make_mut(&mut g.results).push(HandResult {
                 end: HandEnd::StockOut,
                 points: row.clone(),
+                hands: Vec::new(),
             });
         }
         Ok(g)
@@ -450,7 +451,16 @@ fn stock_and_discard(
         };
         placed.push((format!("the rest ({label})"), rest));
     }
-    check_pack(rules, players, &placed).map_err(|m| err(Place::Cards, m))?;
+    check_pack(rules, players, &placed).map_err(|m| {
+        let listed: usize = placed.iter().map(|(_, c)| c.len()).sum();
+        let hint = if pos.rest == Rest::None && listed < pack(rules, players).len() {
+            "; `rest: stock` or `rest: discard` puts the cards not listed under the stock or the \
+             discard pile"
+        } else {
+            ""
+        };
+        err(Place::Cards, format!("{m}{hint}"))
+    })?;
     Ok((stock, discard))
 }
 

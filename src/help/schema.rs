@@ -345,9 +345,10 @@ fn inline_rules() -> Value {
 fn expect() -> Value {
     let codes: Vec<&str> = Reason::ALL.iter().map(|r| r.code()).collect();
     json!({
-        "description": "`ok`, or `{rejected: REASON-CODE}` (`push-rummy explain CODE` says what each means)",
+        "description": "`ok`, `rejected` (for any reason), or `{rejected: REASON-CODE}` (`push-rummy explain CODE` says what each means)",
         "anyOf": [
             { "const": "ok" },
+            { "const": "rejected" },
             {
                 "type": "object",
                 "properties": { "rejected": { "enum": codes } },
@@ -367,6 +368,7 @@ fn check_value(key: &str) -> Value {
         "hand" => per_seat(cards()),
         "hand-size" => per_seat(int(0, 10_000)),
         "table" => melds(),
+        "stock" => cards(),
         "stock-count" => int(0, 10_000),
         "stock-top" | "discard-top" => one_card(),
         "discard" => cards(),
@@ -377,7 +379,8 @@ fn check_value(key: &str) -> Value {
             "type": ["object", "null"],
             "properties": {
                 "end": { "type": "string", "pattern": "^\\s*(?:stock-out|stalled|went-out\\s+(?:[0-9]|1[01]))\\s*$" },
-                "points": { "type": "array", "items": int(0, 1_000_000) }
+                "points": { "type": "array", "items": int(0, 1_000_000) },
+                "hands": per_seat(cards())
             },
             "additionalProperties": false
         }),

@@ -525,6 +525,13 @@ fn evaluate(g: &Game, initial_results: usize, c: &Check) -> (String, Option<Stri
             format!("hand-size {s}: {}", d.hands[usize::from(*s)].len()),
         ),
         Check::Table(melds) => table_check(g, melds),
+        Check::Stock(cards) => {
+            let pile: Vec<Card> = d.stock.iter().rev().copied().collect();
+            differ(
+                format!("stock: {}", cards_text(cards)),
+                format!("stock: {}", cards_text(&pile)),
+            )
+        }
         Check::StockCount(n) => differ(
             format!("stock-count {n}"),
             format!("stock-count {}", d.stock.len()),
@@ -564,8 +571,8 @@ fn evaluate(g: &Game, initial_results: usize, c: &Check) -> (String, Option<Stri
                 g.results.len().saturating_sub(initial_results)
             ),
         ),
-        Check::LastHand { end, points } => {
-            last_hand_check(g, initial_results, end.as_ref(), points.as_deref())
+        Check::LastHand { end, points, hands } => {
+            last_hand_check(g, initial_results, end.as_ref(), points.as_deref(), hands)
         }
         Check::GameOver(b) => differ(
             format!("game-over {b}"),
@@ -617,6 +624,7 @@ fn last_hand_check(
     initial_results: usize,
     end: Option<&EndSpec>,
     points: Option<&[u32]>,
+    hands: &[(u8, Vec<Card>)],
 ) -> (String, Option<String>) {
     let mut want = vec!["last-hand".to_string()];
     let mut got = vec!["last-hand".to_string()];
@@ -634,6 +642,17 @@ fn last_hand_check(
         got.push(last.map_or("points none".into(), |r| {
             format!("points {}", join_nums(&r.points))
         }));
+    }
+    for (seat, cards) in hands {
+        want.push(format!(
+            "hand {seat}: {}",
+            cards_text(&Counts::from_cards(cards).cards())
+        ));
+        got.push(format!(
+            "hand {seat}: {}",
+            last.and_then(|r| r.hands.get(usize::from(*seat)))
+                .map_or("unknown".into(), |h| cards_text(&h.cards()))
+        ));
     }
     let no_hand = g.results.len() <= initial_results;
     let (w, gt) = (want.join(" "), got.join(" "));
@@ -683,6 +702,7 @@ pub fn replay(s: &Scenario) -> Replay {
             expect: match st.expect {
                 Expect::Unstated => None,
                 Expect::Ok => Some("ok".into()),
+                Expect::RejectedAny => Some("rejected".into()),
                 Expect::Rejected(r) => Some(format!("rejected {}", r.code())),
             },
             result,
@@ -723,11 +743,15 @@ fn play_action(
     let before_totals = g.totals.clone();
     match g.apply(seat, action) {
         Ok(events) => {
-            if let Expect::Rejected(r) = expect {
-                fails.push(format!(
+            match expect {
+                Expect::Rejected(r) => fails.push(format!(
                     "`{action}` by seat {seat} was accepted; expected rejected {}",
                     r.code()
-                ));
+                )),
+                Expect::RejectedAny => fails.push(format!(
+                    "`{action}` by seat {seat} was accepted; expected rejected"
+                )),
+                Expect::Ok | Expect::Unstated => {}
             }
             ResultRecord {
                 ok: true,
@@ -761,6 +785,7 @@ fn play_action(
 /// expected with that reason code.
 fn refusal_failure(action: &Action, seat: u8, expect: &Expect, e: &Illegal) -> Option<String> {
     match expect {
+        Expect::RejectedAny => None,
         Expect::Rejected(r) if *r == e.code => None,
         Expect::Rejected(r) => Some(format!(
             "`{action}` by seat {seat} was rejected {} ({}); expected rejected {}",

@@ -394,3 +394,50 @@ fn a_bad_card_is_marked_at_its_own_column() {
     let (line, column) = at(&listed, "`QQ`");
     assert_eq!(column, column_of(&listed, line, "QQ"));
 }
+
+/// A scenario as a player writes one to settle an argument: no `exercises`, `expect: rejected`
+/// without knowing the code, the whole stock checked, and the hands as the hand ended.
+#[test]
+fn a_players_scenario_needs_no_codes_and_no_exercises() {
+    let text = r#"
+title: the contract goes down and the hand ends at once
+rules: push
+table: {players: 4, dealer: 0, round: 1}
+cards:
+  hands: {1: 7C 7H 7D KC KH KD, 2: 9S 4H}
+  stock: 5D 6D
+  discard: 3C
+  rest: stock
+  turn: 1
+  stage: play
+steps:
+  - {seat: 1, do: discard 5D, expect: rejected}
+  - {check: {stock: 5D 6D AS AS 2S 2S 3S 3S 4S 4S 5S 5S 6S 6S 7S 7S 8S 8S 9S 10S 10S JS JS QS QS KS KS AH AH 2H 2H 3H 3H 4H 5H 5H 6H 6H 7H 8H 8H 9H 9H 10H 10H JH JH QH QH KH AD AD 2D 2D 3D 3D 4D 4D 5D 6D 7D 8D 8D 9D 9D 10D 10D JD JD QD QD KD AC AC 2C 2C 3C 4C 4C 5C 5C 6C 6C 7C 8C 8C 9C 9C 10C 10C JC JC QC QC KC JK JK JK JK}}
+  - {seat: 1, do: "meld [7C 7H 7D] [KC KH KD]", expect: ok}
+  - check: {last-hand: {end: went-out 1, points: [10, 0], hands: {1: none, 2: 9S 4H}}}
+"#;
+    let s = load_text("ours.yaml", text, Path::new("."), &[])
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    assert!(s.exercises.disputes.is_empty());
+    let r = replay(&s);
+    assert!(r.failures.is_empty(), "{:?}", r.failures);
+    // The transcript records the code all the same.
+    let first = &r.transcript.steps[0];
+    assert_eq!(first.expect.as_deref(), Some("rejected"));
+    assert!(first.result.as_ref().is_some_and(|x| x.reason.is_some()));
+
+    // Each check fails where it should, and says what was found.
+    let wrong = text
+        .replace("hands: {1: none, 2: 9S 4H}", "hands: {2: 9S 4D}")
+        .replace("{stock: 5D 6D AS", "{stock: 6D 5D AS")
+        .replace("discard 5D, expect: rejected", "discard 5D, expect: ok");
+    let s = load_text("ours.yaml", &wrong, Path::new("."), &[]).unwrap();
+    let failures: Vec<String> = replay(&s).failures.into_iter().map(|f| f.message).collect();
+    assert_eq!(failures.len(), 3, "{failures:#?}");
+    assert!(failures[0].contains("expected ok"), "{failures:?}");
+    assert!(failures[1].contains("stock: 5D 6D AS"), "{failures:?}");
+    assert!(
+        failures[2].contains("found `last-hand went-out 1 points [10 0] hand 2: 9S 4H`"),
+        "{failures:?}"
+    );
+}

@@ -152,6 +152,9 @@ pub struct HandResult {
     pub end: HandEnd,
     /// Points scored by each side this hand.
     pub points: Vec<u32>,
+    /// The cards each seat held when the hand ended, which the points were counted from (empty
+    /// for a hand a position names only by its points).
+    pub hands: Vec<Counts>,
 }
 
 /// Per-seat contract progress.

@@ -69,7 +69,8 @@ impl Game {
             points: points.clone(),
             totals: self.totals.clone(),
         });
-        Arc::make_mut(&mut self.results).push(HandResult { end, points });
+        let hands = self.deal.hands.clone();
+        Arc::make_mut(&mut self.results).push(HandResult { end, points, hands });
         if self.round + 1 < self.rules.rounds.len() {
             self.round += 1;
             self.dealer = self.seat_after(self.dealer);

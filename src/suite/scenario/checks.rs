@@ -35,6 +35,7 @@ pub(super) fn decode_checks(
                 .map(|n| Check::StockCount(n as usize)),
             "stock-top" | "discard-top" => pile_top(cx, &key, v, &p),
             "discard" => cx.cards(v, &p).map(Check::Discard),
+            "stock" => cx.cards(v, &p).map(Check::Stock),
             "contract-met" => cx.seats(v, &p, players).map(|mut s| {
                 s.sort_unstable();
                 s.dedup();
@@ -119,10 +120,11 @@ fn pile_top(cx: &mut Ctx, key: &str, v: &Node, p: &str) -> Option<Check> {
     }
 }
 
-/// `last-hand`: how the last hand ended and the points of each side.
+/// `last-hand`: how the last hand ended, the points of each side and the cards seats held.
 fn decode_last_hand(cx: &mut Ctx, v: &Node, p: &str, players: u8) -> Option<Check> {
     let mut end = None;
     let mut points = None;
+    let mut hands = Vec::new();
     for (key, n) in cx.map(v, p, &LAST_HAND_KEYS, "`last-hand`") {
         let kp = join(p, &key);
         if key == "end" {
@@ -148,6 +150,10 @@ fn decode_last_hand(cx: &mut Ctx, v: &Node, p: &str, players: u8) -> Option<Chec
                     return None;
                 }
             };
+        } else if key == "hands" {
+            for (seat, cards, sp) in cx.per_seat(n, &kp, players) {
+                hands.push((seat, cx.cards(cards, &sp)?));
+            }
         } else {
             let items = cx.list(n, &kp, "points per side")?;
             let mut v = Vec::new();
@@ -157,5 +163,5 @@ fn decode_last_hand(cx: &mut Ctx, v: &Node, p: &str, players: u8) -> Option<Chec
             points = Some(v);
         }
     }
-    Some(Check::LastHand { end, points })
+    Some(Check::LastHand { end, points, hands })
 }

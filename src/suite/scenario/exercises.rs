@@ -12,7 +12,10 @@ use crate::rules::spec;
 
 /// The `exercises` map: `sources`, `rules` and `disputes`, at least one of them.
 pub(super) fn decode_exercises(cx: &mut Ctx, node: &Node) -> Exercises {
-    let mut ex = Exercises::default();
+    let mut ex = Exercises {
+        stated: true,
+        ..Exercises::default()
+    };
     let entries = cx.map(node, "exercises", &EXERCISE_KEYS, "`exercises`");
     for (key, v) in &entries {
         let p = join("exercises", key);

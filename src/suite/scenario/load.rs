@@ -146,7 +146,7 @@ fn read_top<'a>(cx: &mut Ctx, root: &'a Node) -> Option<BTreeMap<String, &'a Nod
             root,
             "",
             format!("a scenario is a map; this is {}", root.kind_name()),
-            "a scenario has `title`, `rules`, `table`, `cards`, `steps` and `exercises`",
+            "a scenario has `title`, `rules`, `table`, `cards` and `steps` (and, in the suite, `exercises`)",
         );
         return None;
     }
@@ -163,7 +163,6 @@ fn read_top<'a>(cx: &mut Ctx, root: &'a Node) -> Option<BTreeMap<String, &'a Nod
                 "cards" => {
                     "give `seed: N`, a `deck:` (top card first) or `hands:` with a stock and discard pile"
                 }
-                "exercises" => "list the `sources`, `rules` and `disputes` the scenario touches",
                 _ => "see conformance/README.md",
             };
             cx.err_hint(root, "", format!("the scenario has no `{key}`"), hint);

@@ -56,8 +56,9 @@ pub const TOP_KEYS: [&str; 8] = [
     "steps",
     "exercises",
 ];
-/// The keys a scenario cannot do without.
-pub const REQUIRED_KEYS: [&str; 5] = ["title", "rules", "cards", "steps", "exercises"];
+/// The keys a scenario cannot do without. (`exercises` is for the suite's coverage: a scenario
+/// written to settle an argument may leave it out; the suite's own test requires it.)
+pub const REQUIRED_KEYS: [&str; 4] = ["title", "rules", "cards", "steps"];
 /// The keys of `table`.
 pub const TABLE_KEYS: [&str; 4] = ["players", "dealer", "round", "scores"];
 /// The keys of `cards`.
@@ -91,9 +92,9 @@ pub const STEP_KEYS: [&str; 5] = ["seat", "do", "expect", "check", "why"];
 /// The keys of `exercises`.
 pub const EXERCISE_KEYS: [&str; 3] = ["sources", "rules", "disputes"];
 /// The keys of the checkpoint `last-hand`.
-pub const LAST_HAND_KEYS: [&str; 2] = ["end", "points"];
+pub const LAST_HAND_KEYS: [&str; 3] = ["end", "points", "hands"];
 /// The checkpoint assertions, in the order they are evaluated and printed.
-pub const CHECK_KEYS: [&str; 17] = [
+pub const CHECK_KEYS: [&str; 18] = [
     "round",
     "dealer",
     "turn",
@@ -101,6 +102,7 @@ pub const CHECK_KEYS: [&str; 17] = [
     "hand",
     "hand-size",
     "table",
+    "stock",
     "stock-count",
     "stock-top",
     "discard",
@@ -119,6 +121,8 @@ pub enum Expect {
     /// Nothing stated: the action must be accepted.
     Unstated,
     Ok,
+    /// Refused, for whatever reason (the transcript records the code).
+    RejectedAny,
     Rejected(Reason),
 }
 
@@ -149,6 +153,8 @@ pub enum Check {
     HandSize(u8, usize),
     /// The whole table, in order.
     Table(Vec<MeldCheck>),
+    /// The whole stock, top first.
+    Stock(Vec<Card>),
     StockCount(usize),
     StockTop(Option<Card>),
     /// The whole discard pile, top first.
@@ -162,6 +168,8 @@ pub enum Check {
     LastHand {
         end: Option<EndSpec>,
         points: Option<Vec<u32>>,
+        /// The cards a seat held when the hand ended, per seat named.
+        hands: Vec<(u8, Vec<Card>)>,
     },
     GameOver(bool),
     Winners(Vec<u8>),
@@ -183,6 +191,8 @@ pub struct Step {
 /// What a scenario exercises, for coverage.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Exercises {
+    /// The file has an `exercises` section (possibly with empty lists).
+    pub stated: bool,
     pub sources: Vec<String>,
     /// Rule paths of [`spec::rule_defs`](crate::rules::spec::rule_defs).
     pub rules: Vec<String>,

@@ -150,7 +150,7 @@ fn action_too_big(a: &Action) -> Option<String> {
     (total > MAX_CARDS).then(|| format!("{total} cards in one action; the limit is {MAX_CARDS}"))
 }
 
-/// A step's `expect`: `ok` or `{rejected: REASON-CODE}`.
+/// A step's `expect`: `ok`, `rejected` (any reason) or `{rejected: REASON-CODE}`.
 fn decode_expect(cx: &mut Ctx, v: &Node, p: &str) -> Expect {
     let codes: Vec<&str> = Reason::ALL.iter().map(|r| r.code()).collect();
     let code_of = |cx: &mut Ctx, n: &Node, p: &str| -> Expect {
@@ -169,6 +169,7 @@ fn decode_expect(cx: &mut Ctx, v: &Node, p: &str) -> Expect {
     };
     match &v.value {
         Value::Str(s) if s == "ok" => Expect::Ok,
+        Value::Str(s) if s == "rejected" => Expect::RejectedAny,
         Value::Map(e) if e.len() == 1 && e[0].0.scalar_text().as_deref() == Some("rejected") => {
             code_of(cx, &e[0].1, &join(p, "rejected"))
         }
@@ -176,8 +177,8 @@ fn decode_expect(cx: &mut Ctx, v: &Node, p: &str) -> Expect {
             cx.err_hint(
                 v,
                 p,
-                "an expectation is `ok` or `{rejected: REASON-CODE}`",
-                "for example `expect: {rejected: invalid-meld}`",
+                "an expectation is `ok`, `rejected` or `{rejected: REASON-CODE}`",
+                "for example `expect: rejected` (for any reason) or `expect: {rejected: invalid-meld}`",
             );
             Expect::Unstated
         }

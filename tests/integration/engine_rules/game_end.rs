@@ -13,6 +13,7 @@ fn last_hand(ties: &str, prior: &[[u32; 2]], out: u8, side0: &str, side1: &str) 
             .map(|p| HandResult {
                 end: HandEnd::WentOut(0),
                 points: p.to_vec(),
+                hands: Vec::new(),
             })
             .collect(),
     );

@@ -22,13 +22,19 @@ fn going_out__by_discarding_the_last_card_the_partner_scores_nothing_and_opponen
     assert_eq!(reason, "seat 1 went out");
     assert_eq!(points, vec![55, 0]);
     assert_eq!(totals, vec![55, 0]);
-    assert_eq!(
-        *g.results,
-        vec![HandResult {
-            end: HandEnd::WentOut(1),
-            points: vec![55, 0]
-        }]
-    );
+    let [result] = &g.results[..] else {
+        panic!("one hand ended: {:?}", g.results)
+    };
+    assert_eq!(result.end, HandEnd::WentOut(1));
+    assert_eq!(result.points, vec![55, 0]);
+    // The hands as the hand ended, which the points were counted from.
+    let held: Vec<String> = result
+        .hands
+        .iter()
+        .map(|h| push_rummy::base::card::format_cards(&h.cards()))
+        .collect();
+    assert_eq!(held[1], "");
+    assert_eq!(held[3], "QH QD");
 }
 
 #[test]
