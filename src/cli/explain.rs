@@ -40,15 +40,19 @@ pub fn run(common: &Common, args: &ExplainArgs) -> Result<u8, Failure> {
         }
         Err(u) => Err(Failure {
             code: 2,
-            json: json!({ "error": u.to_string(), "word": u.word, "suggestion": u.suggestion }),
-            text: format!(
-                "{u}\n  = hint: the reason codes are {}; `push-rummy disputes` lists the disputes, `push-rummy rules show` the rules",
-                push_rummy::engine::game::Reason::ALL
-                    .iter()
-                    .map(|r| r.code())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            json: json!({ "error": u.to_string(), "word": u.word, "suggestion": u.suggestion, "mentions": u.mentions }),
+            text: if u.mentions.is_empty() {
+                format!(
+                    "{u}\n  = hint: the reason codes are {}; `push-rummy disputes` lists the disputes, `push-rummy rules show` the rules",
+                    push_rummy::engine::game::Reason::ALL
+                        .iter()
+                        .map(|r| r.code())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                format!("{u}\n  = hint: `push-rummy explain NAME` explains one of them")
+            },
         }),
     }
 }

@@ -108,9 +108,15 @@ fn check(common: &Common, paths: &[String]) -> Result<u8, Failure> {
         match rules::load(p, &r) {
             Ok(l) => {
                 if !common.json {
-                    out!("{p}: ok ({}, {} deals)", l.rules.name, l.rules.rounds.len());
+                    out!("{p}: ok ({})", checked_summary(p, &l));
                 }
-                all.push(json!({ "file": p, "ok": true, "diagnostics": [] }));
+                let warnings = rules::warnings(&l.rules);
+                if !common.json {
+                    for w in &warnings {
+                        eprintln!("warning: {p}: {w}");
+                    }
+                }
+                all.push(json!({ "file": p, "ok": true, "diagnostics": [], "warnings": warnings }));
             }
             Err(e) => {
                 failed = true;
@@ -194,5 +200,31 @@ fn leaf_json(l: &Leaf) -> Value {
             .iter()
             .map(|x| json!({ "deal": x.deal, "contract": x.contract.iter().map(|c| c.to_string()).collect::<Vec<_>>() }))
             .collect::<Vec<_>>()),
+    }
+}
+
+/// What `rules check` says of a file that loads: its name (or, for a file that names itself
+/// nothing, what it extends) and its number of deals.
+fn checked_summary(path: &str, l: &rules::Loaded) -> String {
+    let deals = l.rules.rounds.len();
+    let deals = format!("{deals} deal{}", if deals == 1 { "" } else { "s" });
+    // Whether the file itself gives a `name` (a name is inherited through `extends`).
+    let names_itself = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| push_rummy::base::yaml::parse(&t).ok())
+        .is_some_and(|n| match &n.value {
+            push_rummy::base::yaml::Value::Map(entries) => entries
+                .iter()
+                .any(|(k, _)| k.scalar_text().as_deref() == Some("name")),
+            _ => false,
+        });
+    match l.chain.get(1) {
+        Some(base) if !names_itself => {
+            format!(
+                "{}, no name of its own, extends {base}; {deals}",
+                l.rules.game
+            )
+        }
+        _ => format!("{}, {deals}", l.rules.name),
     }
 }

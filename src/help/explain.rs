@@ -39,6 +39,18 @@ pub struct Unknown {
     pub word: String,
     /// The closest known word, when one is close enough to be a typo.
     pub suggestion: Option<String>,
+    /// The reason codes, disputes and rules whose words mention it (`twos`, `joker`), best first,
+    /// each with what it is about.
+    pub mentions: Vec<Mention>,
+}
+
+/// A topic whose words mention a word that names nothing exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mention {
+    /// What to ask `explain` for.
+    pub word: String,
+    /// What it is about, in a few words.
+    pub about: String,
 }
 
 impl std::fmt::Display for Unknown {
@@ -50,6 +62,12 @@ impl std::fmt::Display for Unknown {
         )?;
         if let Some(s) = &self.suggestion {
             write!(f, " (did you mean `{s}`?)")?;
+        }
+        if !self.mentions.is_empty() {
+            write!(f, "; these mention it:")?;
+            for m in &self.mentions {
+                write!(f, "\n  {}: {}", m.word, m.about)?;
+            }
         }
         Ok(())
     }
@@ -161,11 +179,101 @@ pub fn lookup(word: &str) -> Result<Topic, Unknown> {
     if let Some(def) = spec::rule_def(w) {
         return Ok(Topic::Rule(def));
     }
+    // Aces and twos have no `scoring.points` key: a dispute gives their value.
+    match w.to_ascii_lowercase().as_str() {
+        "scoring.points.a" => return Ok(Topic::Dispute(DisputeId::AcePenaltyValue, None)),
+        "scoring.points.2" => return Ok(Topic::Dispute(DisputeId::TwoPenaltyValue, None)),
+        _ => {}
+    }
+    let mentions = mentions(w);
     let words = known_words();
     Err(Unknown {
         word: w.to_string(),
-        suggestion: did_you_mean(w, words.iter().map(String::as_str)).map(str::to_string),
+        // A near miss of a name, unless the word is one the texts use (`two` is no typo of `ties`).
+        suggestion: if mentions.is_empty() {
+            did_you_mean(w, words.iter().map(String::as_str)).map(str::to_string)
+        } else {
+            None
+        },
+        mentions,
     })
+}
+
+/// The words of a text, lower case, a plural read as its singular (`twos` is `two`).
+fn word_stems(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let t = t.to_lowercase();
+            match t.strip_suffix('s') {
+                Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem.to_string(),
+                _ => t,
+            }
+        })
+}
+
+/// The most mentions listed for one word.
+const MAX_MENTIONS: usize = 12;
+
+/// The reason codes, disputes and rules whose words include every word of `query` (`two`,
+/// `twos`, `joker`, `going out`): those that have it in their name first, then in their title
+/// or description.
+pub fn mentions(query: &str) -> Vec<Mention> {
+    let wanted: Vec<String> = word_stems(query).collect();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let has_all = |text: &str| {
+        let stems: Vec<String> = word_stems(text).collect();
+        wanted.iter().all(|w| stems.contains(w))
+    };
+    // (rank: 0 in the name, 1 in the words; the word to explain; what it is about)
+    let mut found: Vec<(u8, String, String)> = Vec::new();
+    let mut consider = |name: String, about: String, words: String| {
+        let rank = if has_all(&name) {
+            0
+        } else if has_all(&words) {
+            1
+        } else {
+            return;
+        };
+        found.push((rank, name, about));
+    };
+    let reg = register::get();
+    for e in &reg.disputes {
+        let mut words = format!("{} {}", e.title, e.question);
+        for r in &e.readings {
+            words.push(' ');
+            words.push_str(&r.meaning);
+        }
+        consider(e.id.clone(), format!("dispute: {}", e.title), words);
+    }
+    for def in spec::rule_defs() {
+        consider(
+            def.path.clone(),
+            format!("rule: {}", first_sentence(def.doc)),
+            def.doc.to_string(),
+        );
+    }
+    for r in Reason::ALL {
+        consider(
+            r.code().to_string(),
+            format!("reason code: {}", first_sentence(r.doc())),
+            r.doc().to_string(),
+        );
+    }
+    found.sort_by_key(|(rank, _, _)| *rank);
+    found
+        .into_iter()
+        .take(MAX_MENTIONS)
+        .map(|(_, word, about)| Mention { word, about })
+        .collect()
+}
+
+/// The first sentence of a text, without its full stop.
+fn first_sentence(text: &str) -> &str {
+    let end = text.find(". ").unwrap_or(text.len());
+    text[..end].trim_end_matches('.')
 }
 
 fn dispute_info(id: DisputeId, only: Option<&str>) -> DisputeInfo {
@@ -407,7 +515,9 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                         info.id, info.title
                     )
                 }
-                None => format!("{}: {}", sentence(&info.title), info.question),
+                // "The pusher's own draw. After pushing …?": the title as a sentence, then the
+                // question.
+                None => format!("{} {}", sentence(&info.title), info.question),
             };
             Explanation {
                 kind: if reading.is_some() {

@@ -243,3 +243,32 @@ impl Checks<'_> {
         }
     }
 }
+
+/// How many cards more than the deal a contract may ask for before `rules check` warns: a hand
+/// gains a card or two a turn from taken discards and pushes, and melds what it can.
+pub const CONTRACT_SLACK: usize = 4;
+
+/// What `rules check` warns of in rules that load: deals whose contract takes far more cards
+/// than a hand is dealt (more than [`CONTRACT_SLACK`] more), which a hand would have to gain by
+/// taking discards and pushes before it could meet it. Legal, but rarely a game anyone finishes.
+pub fn warnings(rules: &Rules) -> Vec<String> {
+    rules
+        .rounds
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let needs: usize = r.contract.iter().map(|c| usize::from(c.size)).sum();
+            let dealt = usize::from(r.deal);
+            (needs > dealt + CONTRACT_SLACK).then(|| {
+                let parts: Vec<String> = r.contract.iter().map(ToString::to_string).collect();
+                format!(
+                    "deal {}: the contract ({}) takes {needs} cards and a hand is dealt {dealt}: \
+                     a player must first gain {} cards from discards and pushes",
+                    i + 1,
+                    parts.join(", "),
+                    needs - dealt
+                )
+            })
+        })
+        .collect()
+}

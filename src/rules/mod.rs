@@ -11,6 +11,7 @@
 //! than the rank line) and `line.rs` (the rank line and the masks derived from it).
 
 mod check;
+pub use check::{CONTRACT_SLACK, warnings};
 mod compile;
 pub mod disputes;
 mod line;

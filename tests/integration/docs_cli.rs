@@ -238,6 +238,51 @@ fn explain_an_unknown_word_is_bad_input_with_a_suggestion() {
     );
 }
 
+/// `explain` finds topics by the words people use: a plural, a card's name, words of a title.
+#[test]
+fn explain_finds_topics_by_the_words_people_use() {
+    for (word, wants) in [
+        (
+            "twos",
+            &[
+                "two-penalty-value",
+                "natural-twos",
+                "frozen-two",
+                "wilds.twos",
+            ][..],
+        ),
+        ("two", &["two-penalty-value", "natural-twos"][..]),
+        ("joker", &["decks.jokers"][..]),
+        ("going out", &["going-out", "going-out-by-discard-only"][..]),
+    ] {
+        let o = run(2, &["--json", "explain", word]);
+        let v = json(&o);
+        let found: Vec<&str> = v["mentions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["word"].as_str().unwrap())
+            .collect();
+        for w in wants {
+            assert!(found.contains(w), "{word}: {w} not in {found:?}");
+        }
+        // A word the texts use is no typo of some other name.
+        assert!(v["suggestion"].is_null(), "{word}: {v}");
+    }
+    // Aces and twos are valued by disputes, not by a `scoring.points` key.
+    let o = run(0, &["--json", "explain", "scoring.points.A"]);
+    assert_eq!(json(&o)["id"], "ace-penalty-value");
+    let o = run(0, &["--json", "explain", "scoring.points.2"]);
+    assert_eq!(json(&o)["id"], "two-penalty-value");
+    // A dispute's title reads as a sentence before its question.
+    let o = run(0, &["explain", "pusher-draws"]);
+    assert!(
+        o.stdout.contains("The pusher's own draw. After"),
+        "{}",
+        o.stdout
+    );
+}
+
 /// The canonical text with suits as symbols: what a terminal shows, colours aside.
 fn with_symbols(text: &str) -> String {
     push_rummy::help::term::Look {

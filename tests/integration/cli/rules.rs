@@ -342,3 +342,50 @@ fn extends_goes_sixteen_files_deep_and_no_further() {
     );
     assert!(out.stderr.contains("f0.yaml:1:10"), "{}", out.stderr);
 }
+
+/// `rules check` says what a house file is when it names itself nothing, counts deals in good
+/// English, and warns (exit 0) of a contract that takes far more cards than a hand is dealt.
+#[test]
+fn rules_check_warns_of_a_contract_no_hand_can_hold() {
+    let dir = TempDir::new("contract-warning");
+    let f = dir.write(
+        "ours.yaml",
+        "game: our-house\nextends: push\nrounds:\n  value: [{deal: 7, contract: [run of 7, run of 7, run of 7]}]\n  sources: [unsourced]\n",
+    );
+    let out = expect(0, &["rules", "check", &f]);
+    assert!(
+        out.stdout
+            .contains("ok (our-house, no name of its own, extends spec/push.yaml; 1 deal)"),
+        "{}",
+        out.describe()
+    );
+    assert!(
+        out.stderr.contains("warning: ")
+            && out.stderr.contains("deal 1: the contract (run of 7, run of 7, run of 7) takes 21 cards and a hand is dealt 7"),
+        "{}",
+        out.describe()
+    );
+    let json = expect(0, &["--json", "rules", "check", &f]).json();
+    assert_eq!(
+        json["files"][0]["warnings"].as_array().map(Vec::len),
+        Some(1),
+        "{json}"
+    );
+    // The shipped games draw no warning.
+    let out = expect(
+        0,
+        &[
+            "rules",
+            "check",
+            "spec/push.yaml",
+            "spec/house/club-marathon.yaml",
+        ],
+    );
+    assert_eq!(out.stderr, "", "{}", out.describe());
+    assert!(
+        out.stdout
+            .contains("spec/push.yaml: ok (Push Rummy, 5 deals)"),
+        "{}",
+        out.describe()
+    );
+}
