@@ -111,6 +111,13 @@ fn random_games(
         probes: 4,
     };
     let report = conform::fuzz(&loaded, imp, &fo, opts).map_err(bad_input)?;
+    if let Some(f) = &report.found {
+        // The scenario's first line names the schema beside it, for editors.
+        let schema = f.file.with_file_name("scenario.schema.json");
+        let text = push_rummy::help::schema::text(&push_rummy::help::schema::scenario());
+        std::fs::write(&schema, text)
+            .map_err(|e| bad_input(format!("{}: {e}", schema.display())))?;
+    }
     if common.json {
         out!(
             "{}",

@@ -127,7 +127,13 @@ fn readings_in_use(dispute: DisputeId) -> Vec<(String, String)> {
 fn print_entry(e: &Entry, users: &[(String, String)]) {
     out!("{} — {}", e.id, e.title);
     out!("{}", e.question);
-    out!("games: {}; kind: {}", e.games.join(", "), e.kind.join(", "));
+    // The register's `games` are the games whose sources raise the dispute; the engine applies
+    // every dispute's reading in every rule set, which `used by` below shows.
+    out!(
+        "raised by the sources of: {}; kind: {}; every rule set gives it a reading",
+        e.games.join(", "),
+        e.kind.join(", ")
+    );
     for r in &e.readings {
         out!("\nreading `{}`: {}", r.name, r.meaning);
         if r.sources.is_empty() {
@@ -184,8 +190,28 @@ fn affecting(common: &Common, scenario: &str) -> Result<u8, Failure> {
             "{scenario}: {} dispute(s) can change it; each with the reading in force, then where each other reading parts:",
             found.len()
         );
+        // The game of the scenario, to say where a dispute the sources raise for other games
+        // decides this one all the same.
+        let game = push_rummy::suite::scenario::load(std::path::Path::new(scenario), &extra)
+            .map(|s| s.rules.rules.game)
+            .unwrap_or_default();
+        let reg = register::get();
         for a in &found {
-            out!("  {} (in force: {})", a.dispute, a.in_force);
+            let raised_for: Vec<&str> = reg
+                .disputes
+                .iter()
+                .find(|e| e.id == a.dispute)
+                .map(|e| e.games.iter().map(String::as_str).collect())
+                .unwrap_or_default();
+            let note = if raised_for.is_empty() || raised_for.contains(&game.as_str()) {
+                String::new()
+            } else {
+                format!(
+                    "; the sources raise it for {}, and {game}'s own reading of it decides this",
+                    raised_for.join(", ")
+                )
+            };
+            out!("  {} (in force: {}{note})", a.dispute, a.in_force);
             for (reading, p) in &a.partings {
                 out!("    {reading}: {}", settle::describe_parting(p));
             }

@@ -225,6 +225,17 @@ fn random_games_find_and_shrink_each_seeded_bug() {
         let found = &r["found"];
         let file = PathBuf::from(found["file"].as_str().expect("a scenario was written"));
         let s = scenario::load(&file, &[]).expect("the shrunk scenario loads");
+        // Its first line names the schema written beside it, which is the scenario schema.
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            text.starts_with("# yaml-language-server: $schema=scenario.schema.json\n"),
+            "{bug}: {text}"
+        );
+        let schema = std::fs::read_to_string(file.with_file_name("scenario.schema.json")).unwrap();
+        assert_eq!(
+            schema,
+            push_rummy::help::schema::text(&push_rummy::help::schema::scenario())
+        );
         let actions = s.steps.iter().filter(|st| st.action.is_some()).count();
         assert!((1..=5).contains(&actions), "{bug}: {actions} actions");
         let cards: usize = s.game.deal.hands.iter().map(|h| h.len()).sum();

@@ -182,8 +182,9 @@ fn scenario_text(
     exercises: &[String],
     description: &str,
 ) -> String {
-    // The schema line is right once the file moves into a topic directory of the suite.
-    let mut y = String::from("# yaml-language-server: $schema=../schema/scenario.schema.json\n");
+    // The schema is written beside the file (`conform --out`); a file moved into a topic
+    // directory of the suite points at `../schema/scenario.schema.json` instead.
+    let mut y = String::from("# yaml-language-server: $schema=scenario.schema.json\n");
     push_header(&mut y, rules_name, readings, seat, action, description);
     push_table(&mut y, g);
     push_cards(&mut y, g, cut);
