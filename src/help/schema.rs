@@ -1,11 +1,14 @@
-//! JSON Schemas (draft 7) for rules files and scenario files, so that editors can complete
-//! and check them (`# yaml-language-server: $schema=…` on the first line of a file).
+//! JSON Schemas (draft 7) for rules files, scenario files and the disputes register, so that
+//! editors can complete and check them (`# yaml-language-server: $schema=…` on the first line of
+//! a file).
 //!
-//! Neither schema is written by hand. The rules schema is generated from the rule table
-//! ([`spec::rule_defs`]) and the dispute register ([`DisputeId`], [`register`]); the scenario
+//! No schema is written by hand. The rules schema is generated from the rule table
+//! ([`spec::rule_defs`]) and the dispute register ([`DisputeId`], [`mod@register`]); the scenario
 //! schema from the tables the scenario reader itself uses ([`scenario::TOP_KEYS`] and the other
 //! key tables, [`scenario::CHECK_KEYS`], [`scenario::SOURCES`], [`Reason::ALL`], the rule table
-//! again); a test (`tests/integration/schema.rs`) checks them against what the reader accepts.
+//! again); the register's ([`register()`]) from the shape `rules::disputes::register` reads, with
+//! the built-in games named. A test (`tests/integration/schema.rs`) checks them against what the
+//! readers accept.
 //!
 //! The schemas check form: keys, types, enumerations, ranges. What depends on more than one value
 //! (a deal larger than the pack, a seat the table has not got, an action illegal in the position)

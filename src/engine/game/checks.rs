@@ -9,7 +9,7 @@ use crate::rules::disputes::reading as rd;
 
 impl Game {
     /// Whether emptying the hand onto the table (by a meld or lay-off) may end the hand: only
-    /// once the seat's contract is met ([`Game::going_out_refused`]), and only where `going-out`
+    /// once the seat's contract is met ([`Game::may_go_out`]), and only where `going-out`
     /// allows going out on the table.
     pub(super) fn may_go_out_on_the_table(&self, seat: u8) -> Result<(), Illegal> {
         self.may_go_out(seat)?;
