@@ -735,6 +735,12 @@ impl Game {
             Act::LayOff { meld, m, join } => self.lay_off(seat, *meld, m, *join, &mut ev)?,
             Act::Rescue => return Err(Outcome::Unsupported("rescues are not implemented".into())),
             Act::Discard(c) => {
+                if self.hands[s].len() == 1 && self.hands[s][0] == *c && !self.met[s] {
+                    return rejected(
+                        "going-out-before-contract",
+                        "a player goes out only once his own contract is met",
+                    );
+                }
                 self.take(seat, &[*c])?;
                 self.discard.push(*c);
                 ev.push(json!({"event": "discarded", "seat": seat, "card": name(*c)}));
@@ -744,6 +750,11 @@ impl Game {
                 } else {
                     self.end_turn(&mut ev);
                 }
+            }
+            // With one card left and no contract, the card stays and the turn ends.
+            Act::EndTurn if self.hands[s].len() == 1 && !self.met[s] => {
+                ev.push(json!({"event": "turn-ended", "seat": seat}));
+                self.end_turn(&mut ev);
             }
             Act::EndTurn => return rejected("must-discard", "a card can be discarded"),
             Act::DrawStock => unreachable!("refused above"),

@@ -50,7 +50,7 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Play whole games with built-in players: one game's transcript, or a summary of many.
     Play(cli::play::PlayArgs),
-    /// Points of cards left in a hand.
+    /// Points of cards left in a hand (no cards: 0 points).
     Score(cli::score::ScoreArgs),
     /// Replay a scenario file: its canonical transcript, and whether every expectation holds.
     /// `--check` compares the scenarios' golden transcripts (NAME.snap next to NAME.yaml),
@@ -69,8 +69,9 @@ enum Command {
     /// Explain a rejection reason code (`push-not-allowed`), a dispute (`frozen-two`), one of its
     /// readings (`frozen-two=position`) or a rule (`sets.min-size`), with the sources behind it.
     Explain(cli::explain::ExplainArgs),
-    /// Print the JSON Schema of rules files or scenario files (for editors; the shipped copies
-    /// are spec/schema/rules.schema.json and conformance/schema/scenario.schema.json).
+    /// Print the JSON Schema of rules files, scenario files or the disputes register (for
+    /// editors; the shipped copies are spec/schema/rules.schema.json,
+    /// conformance/schema/scenario.schema.json and spec/schema/disputes.schema.json).
     Schema(cli::schema::SchemaArgs),
     /// Print a shell completion script, e.g. `push-rummy completions bash > ~/.local/share/bash-completion/completions/push-rummy`.
     Completions(cli::completions::CompletionsArgs),

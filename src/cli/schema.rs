@@ -1,5 +1,5 @@
-//! `schema rules|scenario`: the JSON Schema of rules files or scenario files, generated from the
-//! rule table and the scenario reader.
+//! `schema rules|scenario|register`: the JSON Schema of rules files, scenario files or the
+//! disputes register, generated from the rule table, the scenario reader and the register's shape.
 
 use super::common::Failure;
 use clap::{Args, ValueEnum};
@@ -17,12 +17,15 @@ pub enum SchemaKind {
     Rules,
     /// Scenario files (conformance/**/*.yaml).
     Scenario,
+    /// The disputes register (spec/disputes.yaml).
+    Register,
 }
 
 pub fn run(args: &SchemaArgs) -> Result<u8, Failure> {
     let schema = match args.kind {
         SchemaKind::Rules => push_rummy::help::schema::rules(),
         SchemaKind::Scenario => push_rummy::help::schema::scenario(),
+        SchemaKind::Register => push_rummy::help::schema::register(),
     };
     out_raw!("{}", push_rummy::help::schema::text(&schema));
     Ok(0)

@@ -9,14 +9,20 @@ use serde_json::{Value, json};
 // No doc comment here: the command's help is the doc of `Command::Score` in main.rs.
 #[derive(Args)]
 pub struct ScoreArgs {
-    #[arg(required = true)]
+    /// The cards left in the hand, e.g. 2C KD; none for an empty hand (the player who went
+    /// out), which scores 0
     pub cards: Vec<String>,
 }
 
 pub fn run(common: &Common, args: &ScoreArgs) -> Result<u8, Failure> {
     let loaded = load_rules(common, &common.rules)?;
     let rules = &loaded.rules;
-    let q = parse_meld_args(&args.cards)?;
+    // No cards (the hand of the player who went out): nothing to parse, 0 points.
+    let q = if args.cards.iter().all(|a| a.trim().is_empty()) {
+        push_rummy::oracle::meld::Query::default()
+    } else {
+        parse_meld_args(&args.cards)?
+    };
     if !q.declared.is_empty() {
         return Err(bad_input(
             "score takes plain cards, not declarations".into(),
@@ -51,7 +57,11 @@ pub fn run(common: &Common, args: &ScoreArgs) -> Result<u8, Failure> {
             .iter()
             .map(|(c, p)| format!("{} {p}", c.pretty()))
             .collect();
-        out!("{total} points ({})", parts.join(", "));
+        if parts.is_empty() {
+            out!("0 points (no cards)");
+        } else {
+            out!("{total} points ({})", parts.join(", "));
+        }
     }
     Ok(0)
 }

@@ -1,11 +1,14 @@
-//! JSON Schemas (draft 7) for rules files and scenario files, so that editors can complete
-//! and check them (`# yaml-language-server: $schema=…` on the first line of a file).
+//! JSON Schemas (draft 7) for rules files, scenario files and the disputes register, so that
+//! editors can complete and check them (`# yaml-language-server: $schema=…` on the first line of
+//! a file).
 //!
-//! Neither schema is written by hand. The rules schema is generated from the rule table
-//! ([`spec::rule_defs`]) and the dispute register ([`DisputeId`], [`register`]); the scenario
+//! No schema is written by hand. The rules schema is generated from the rule table
+//! ([`spec::rule_defs`]) and the dispute register ([`DisputeId`], [`mod@register`]); the scenario
 //! schema from the tables the scenario reader itself uses ([`scenario::TOP_KEYS`] and the other
 //! key tables, [`scenario::CHECK_KEYS`], [`scenario::SOURCES`], [`Reason::ALL`], the rule table
-//! again); a test (`tests/integration/schema.rs`) checks them against what the reader accepts.
+//! again); the register's ([`register()`]) from the shape `rules::disputes::register` reads, with
+//! the built-in games named. A test (`tests/integration/schema.rs`) checks them against what the
+//! readers accept.
 //!
 //! The schemas check form: keys, types, enumerations, ranges. What depends on more than one value
 //! (a deal larger than the pack, a seat the table has not got, an action illegal in the position)
@@ -29,6 +32,8 @@ use serde_json::{Map, Value, json};
 pub const RULES_SCHEMA_FILE: &str = "spec/schema/rules.schema.json";
 /// Where the scenario schema is shipped, relative to the repository root.
 pub const SCENARIO_SCHEMA_FILE: &str = "conformance/schema/scenario.schema.json";
+/// Where the register's schema is shipped, relative to the repository root.
+pub const REGISTER_SCHEMA_FILE: &str = "spec/schema/disputes.schema.json";
 
 const DRAFT: &str = "http://json-schema.org/draft-07/schema#";
 
@@ -526,6 +531,80 @@ pub fn scenario() -> Value {
         "required": scenario::REQUIRED_KEYS,
         "additionalProperties": false,
         "definitions": { "inline-rules": inline_rules(), "sources": sources() }
+    })
+}
+
+/// The schema of the disputes register (`spec/disputes.yaml`): its structure as
+/// `rules::disputes::register` reads it. The ids and reading names themselves are the register's
+/// to add (`build.rs` checks them), so they are patterns here, not lists.
+pub fn register() -> Value {
+    let name = json!({ "type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" });
+    let text = json!({ "type": "string", "minLength": 1 });
+    let games: Vec<&str> = crate::rules::GAMES.to_vec();
+    let default = json!({
+        "type": "object",
+        "description": "The game's default reading and why the register's rules choose it.",
+        "properties": { "reading": name, "why": text },
+        "required": ["reading", "why"],
+        "additionalProperties": false
+    });
+    let defaults: Map<String, Value> = games
+        .iter()
+        .map(|g| ((*g).to_string(), default.clone()))
+        .collect();
+    let reading = json!({
+        "type": "object",
+        "properties": {
+            "name": name,
+            "meaning": text,
+            "sources": {
+                "type": "array",
+                "description": "The sources that state the reading, paraphrased; empty for an unsourced engine or house choice.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "source": { "type": "string", "enum": ["000", "001", "002", "003"] },
+                        "says": text
+                    },
+                    "required": ["source", "says"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["name", "meaning", "sources"],
+        "additionalProperties": false
+    });
+    let entry = json!({
+        "type": "object",
+        "properties": {
+            "id": name,
+            "title": text,
+            "games": { "type": "array", "items": { "type": "string", "enum": games }, "minItems": 1 },
+            "kind": {
+                "type": "array",
+                "items": { "type": "string", "enum": ["conflict", "gap", "self-contradiction", "game-difference"] },
+                "minItems": 1
+            },
+            "question": text,
+            "readings": { "type": "array", "items": reading, "minItems": 1 },
+            "defaults": {
+                "type": "object",
+                "properties": defaults,
+                "required": games,
+                "additionalProperties": false
+            }
+        },
+        "required": ["id", "title", "games", "kind", "question", "readings", "defaults"],
+        "additionalProperties": false
+    });
+    json!({
+        "$schema": DRAFT,
+        "title": "Push Rummy disputes register",
+        "description": "spec/disputes.yaml: every point where the sources disagree or leave a case open, with its named readings and each built-in game's default (the first reading is the register's default). Generated by `push-rummy schema register`; build.rs also checks meaning.",
+        "type": "object",
+        "properties": { "disputes": { "type": "array", "items": entry, "minItems": 1 } },
+        "required": ["disputes"],
+        "additionalProperties": false
     })
 }
 

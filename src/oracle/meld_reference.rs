@@ -28,6 +28,8 @@ fn brute_sets(r: &Rules, cards: &[Card], out: &mut BTreeSet<Interpretation>) {
     let exact = r.readings.name(DisputeId::WildInSetRepresents) == "exact-card";
     let forbid = r.readings.name(DisputeId::SetDuplicateSuits) == "forbidden";
     for rank in Rank::ALL {
+        // No set of twos, of twos or of other wilds, where a 2 is not natural in a set
+        // (`natural-twos=runs-only` or `never`: the readings' meaning says so).
         if rank == Rank::Two && !natural_two_in_sets(r) {
             continue;
         }

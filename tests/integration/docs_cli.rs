@@ -99,6 +99,7 @@ fn schema_prints_what_is_shipped() {
     for (kind, file) in [
         ("rules", push_rummy::help::schema::RULES_SCHEMA_FILE),
         ("scenario", push_rummy::help::schema::SCENARIO_SCHEMA_FILE),
+        ("register", push_rummy::help::schema::REGISTER_SCHEMA_FILE),
     ] {
         let o = run(0, &["schema", kind]);
         let shipped = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
@@ -106,7 +107,7 @@ fn schema_prints_what_is_shipped() {
         let v: Value = serde_json::from_str(&o.stdout).unwrap();
         assert!(v["$schema"].as_str().unwrap().contains("json-schema.org"));
     }
-    run(2, &["schema", "register"]);
+    run(2, &["schema", "disputes"]);
 }
 
 #[test]

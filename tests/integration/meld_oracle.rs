@@ -234,3 +234,58 @@ proptest! {
         prop_assert_eq!(fast, slow, "old {:?} rescue {} with {}", old, role.card, natural);
     }
 }
+
+/// Sets of twos (issue 30): under `natural-twos=runs-only` and `never` no set has rank 2, made of
+/// twos or of jokers, in the oracle and in the brute force alike; under `runs-and-sets` both find
+/// one. The refusal of a declared set of twos says why.
+#[test]
+fn no_set_of_twos_unless_twos_are_natural_in_sets() {
+    use push_rummy::rules::disputes::DisputeId;
+    let sets_of_twos = |v: &[Interpretation]| {
+        v.iter()
+            .filter(|i| i.kind == MeldKind::Set && i.rank == Some(Rank::Two))
+            .count()
+    };
+    for reading in ["runs-only", "never", "runs-and-sets"] {
+        for all_wild in ["allowed", "forbidden"] {
+            let mut rules = crate::common::push();
+            assert!(rules.set_reading(DisputeId::NaturalTwos, reading));
+            assert!(rules.set_reading(DisputeId::AllWildMelds, all_wild));
+            for text in ["2S 2H 2D", "JK JK JK", "2S JK JK", "2S 2H 2D JK"] {
+                let cards = push_rummy::base::card::parse_cards(text).unwrap();
+                let fast = meld::interpret(
+                    &rules,
+                    &Query {
+                        cards: cards.clone(),
+                        ..Query::default()
+                    },
+                );
+                let slow = brute(&rules, &cards);
+                assert_eq!(fast.interpretations, slow, "{reading}: {text}");
+                let natural_twos = text.contains('2');
+                let want = reading == "runs-and-sets" && (all_wild == "allowed" || natural_twos);
+                assert_eq!(
+                    sets_of_twos(&slow) > 0,
+                    want,
+                    "{reading}, {all_wild}: {text}"
+                );
+            }
+            let jokers = Query {
+                cards: push_rummy::base::card::parse_cards("JK JK JK").unwrap(),
+                kind: Some(MeldKind::Set),
+                declared: vec![(Card::JOKER, Target::Rank(Rank::Two))],
+            };
+            let v = meld::interpret(&rules, &jokers);
+            if reading == "runs-and-sets" || all_wild == "forbidden" {
+                continue;
+            }
+            assert!(!v.is_valid());
+            assert!(
+                v.reason
+                    .contains(&format!("no set of twos under natural-twos={reading}")),
+                "{}",
+                v.reason
+            );
+        }
+    }
+}

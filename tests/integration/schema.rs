@@ -69,6 +69,7 @@ fn the_shipped_schemas_are_the_generated_ones() {
     for (file, generated, kind) in [
         (schema::RULES_SCHEMA_FILE, schema::rules(), "rules"),
         (schema::SCENARIO_SCHEMA_FILE, schema::scenario(), "scenario"),
+        (schema::REGISTER_SCHEMA_FILE, schema::register(), "register"),
     ] {
         let shipped = std::fs::read_to_string(Path::new(ROOT).join(file))
             .unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -111,6 +112,30 @@ fn every_shipped_rules_file_names_and_meets_the_rules_schema() {
         let p = problems(&v, &as_json(f));
         assert!(p.is_empty(), "{}:\n{}", f.display(), p.join("\n"));
     }
+}
+
+#[test]
+fn the_register_names_and_meets_its_schema() {
+    let v = validator(&schema::register());
+    let f = Path::new(ROOT).join("spec/disputes.yaml");
+    assert_modeline(&f, schema::REGISTER_SCHEMA_FILE);
+    let doc = as_json(&f);
+    let p = problems(&v, &doc);
+    assert!(p.is_empty(), "{}:\n{}", f.display(), p.join("\n"));
+    // The schema refuses what the register's reader refuses: an unknown key, a missing default,
+    // a source that is not one of the four.
+    let mut typo = doc.clone();
+    typo["disputes"][0]["titel"] = json!("x");
+    assert!(!problems(&v, &typo).is_empty());
+    let mut no_default = doc.clone();
+    no_default["disputes"][0]["defaults"]
+        .as_object_mut()
+        .unwrap()
+        .remove("push");
+    assert!(!problems(&v, &no_default).is_empty());
+    let mut bad_source = doc;
+    bad_source["disputes"][0]["readings"][0]["sources"][0]["source"] = json!("004");
+    assert!(!problems(&v, &bad_source).is_empty());
 }
 
 #[test]

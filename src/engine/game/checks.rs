@@ -8,8 +8,11 @@ use crate::base::card::{Card, Counts};
 use crate::rules::disputes::reading as rd;
 
 impl Game {
-    /// Whether emptying the hand onto the table (by a meld or lay-off) may end the hand.
-    pub(super) fn may_go_out_on_the_table(&self) -> Result<(), Illegal> {
+    /// Whether emptying the hand onto the table (by a meld or lay-off) may end the hand: only
+    /// once the seat's contract is met ([`Game::may_go_out`]), and only where `going-out`
+    /// allows going out on the table.
+    pub(super) fn may_go_out_on_the_table(&self, seat: u8) -> Result<(), Illegal> {
+        self.may_go_out(seat)?;
         if self.rules.readings.going_out == rd::GoingOut::DiscardOnly {
             return Err(illegal(
                 Reason::GoingOutByDiscardOnly,
@@ -90,7 +93,7 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), Illegal> {
         if self.deal.hands[usize::from(seat)].is_empty() {
-            self.may_go_out_on_the_table()?;
+            self.may_go_out_on_the_table(seat)?;
             events.push(Event::WentOut { seat });
             self.end_hand(HandEnd::WentOut(seat), events);
         }

@@ -14,6 +14,13 @@
 //! scored (`scoring.rs`); going out by a meld or a lay-off instead is `checks.rs`'s
 //! (`going-out`).
 //!
+//! Going out, either way, needs the seat's own contract met (every source describes going out as
+//! melding all one's cards, or all but one and discarding the last): before it, the discard that
+//! would empty the hand is refused (`going-out-before-contract`). A seat left with one card and no
+//! contract (under `pusher-draws=no` a push costs the pusher a card) therefore has no discard at
+//! all: it keeps the card and ends the turn without one ([`super::Action::EndTurn`]), an
+//! unsourced engine choice so that every turn still has a legal move.
+//!
 //! [`Game::discard_allowed`] states the bans for one card; [`Game::discardable_with`] is the same
 //! rule worked out on masks for the whole hand at once (the fast path `discard_mask` and the
 //! legal-action listing use). The unit test
@@ -34,6 +41,9 @@ impl Game {
 
     /// [`Game::discard_options`] as a mask by [`Card::index`].
     pub fn discard_mask(&self, seat: u8) -> u64 {
+        if self.keeps_last_card(seat) {
+            return 0;
+        }
         let allowed = self.discardable(seat);
         if allowed == 0
             && self.rules.readings.no_legal_discard == rd::NoLegalDiscard::RelaxTakenCardThenTwos
@@ -41,6 +51,26 @@ impl Game {
             return self.relaxed_discardable(seat);
         }
         allowed
+    }
+
+    /// Whether `seat` may go out now: only once its own contract is met.
+    pub(super) fn may_go_out(&self, seat: u8) -> Result<(), Illegal> {
+        if !self.deal.progress[usize::from(seat)].done {
+            return Err(illegal(
+                Reason::GoingOutBeforeContract,
+                format!(
+                    "seat {seat} has not met the contract, and a player goes out only once his own contract is met: this would empty his hand"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether any discard would take `seat` out before its contract: one card left and the
+    /// contract not met. The card stays in hand and the turn ends without a discard.
+    fn keeps_last_card(&self, seat: u8) -> bool {
+        let si = usize::from(seat);
+        self.deal.hands[si].len() == 1 && !self.deal.progress[si].done
     }
 
     /// Cards `seat` may discard under the restrictions, before any relaxation (a mask).
@@ -126,6 +156,15 @@ impl Game {
                 format!("seat {seat} does not hold {}", card.pretty()),
             ));
         }
+        if self.keeps_last_card(seat) {
+            return Err(illegal(
+                Reason::GoingOutBeforeContract,
+                format!(
+                    "seat {seat} has not met the contract, and a player goes out only once his own contract is met: {} is the last card, so it stays in hand and the turn ends without a discard (end-turn)",
+                    card.pretty()
+                ),
+            ));
+        }
         if !self.may_discard(seat, card) {
             return Err(illegal(
                 Reason::DiscardNotAllowed,
@@ -145,12 +184,18 @@ impl Game {
     }
 
     /// [`super::Action::EndTurn`]: the turn ends without a discard, only when no card may be discarded
-    /// (after the `no-legal-discard` relaxation).
+    /// (after the `no-legal-discard` relaxation, or because the last card may not go out before
+    /// the contract).
     pub(super) fn end_turn_without_discard(
         &mut self,
         seat: u8,
         events: &mut Vec<Event>,
     ) -> Result<(), Illegal> {
+        if self.keeps_last_card(seat) {
+            events.push(Event::TurnEnded { seat });
+            self.end_turn(events);
+            return Ok(());
+        }
         if self.discardable(seat) != 0 {
             return Err(illegal(
                 Reason::MustDiscard,

@@ -46,7 +46,7 @@ impl Game {
         // declaration policy has nothing to refuse under any reading.
         if let Some(j) = self.join_in_place(old, cards, other, declared) {
             if self.deal.hands[usize::from(seat)].len() == 1 {
-                self.may_go_out_on_the_table()?;
+                self.may_go_out_on_the_table(seat)?;
             }
             debug_assert!({
                 let one = &old.interps[0];
@@ -74,7 +74,7 @@ impl Game {
         let kind = keep.first().map(|i| i.kind);
         let keep = self.declaration_policy(cards, kind, declared, keep)?;
         if self.deal.hands[usize::from(seat)].len() == cards.len() {
-            self.may_go_out_on_the_table()?;
+            self.may_go_out_on_the_table(seat)?;
         }
         Ok(Grow::Replace(keep))
     }

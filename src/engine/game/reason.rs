@@ -60,6 +60,7 @@ reasons! {
     DiscardNotAllowed = "discard-not-allowed": "that card may not be discarded (discard-restrictions, discard.wilds)",
     MustDiscard = "must-discard": "a card can be discarded, so the turn must end with a discard",
     GoingOutByDiscardOnly = "going-out-by-discard-only": "a player goes out only by discarding (going-out=discard-only)",
+    GoingOutBeforeContract = "going-out-before-contract": "a player goes out only once his own contract is met; with one card left and no contract, he keeps it and ends the turn",
 }
 
 #[cold]

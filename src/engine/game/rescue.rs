@@ -51,7 +51,7 @@ impl Game {
         let any = !frozen
             && (old.interps.iter()).any(|o| meld::rescues_in(&self.rules, o, wild, natural));
         if !any {
-            return Err(rescue_refusal(old, target, natural, wild, frozen));
+            return Err(rescue_refusal(old, target, natural, wild, position, frozen));
         }
         self.replace_wild(target, k, natural, wild);
         self.deal.hands[usize::from(seat)].add(wild);
@@ -149,14 +149,16 @@ impl Game {
     }
 }
 
-/// Why no wild `wild` in meld `target` can be rescued by `natural`: frozen (`frozen-two`), in
-/// the wrong place, or standing for another card.
+/// Why no wild `wild` in meld `target` can be rescued by `natural`: frozen (`frozen-two`: a 2
+/// in a 2's place under `position`, or a natural 2, one standing for itself, under either
+/// reading), in the wrong place, or standing for another card.
 #[cold]
 fn rescue_refusal(
     old: &TableMeld,
     target: usize,
     natural: Card,
     wild: Card,
+    position: bool,
     frozen: bool,
 ) -> Illegal {
     // Whether some reading has the wild standing for the natural (the roles
@@ -164,6 +166,23 @@ fn rescue_refusal(
     let matched = (old.interps.iter()).any(|o| {
         (o.roles.iter()).any(|r| r.card == wild && !r.natural && r.stands_for_matches(natural))
     });
+    // The card is natural in every reading of the meld: a 2 standing for itself, no wild here.
+    let roles = || (old.interps.iter()).flat_map(|o| o.roles.iter().filter(|r| r.card == wild));
+    let itself = roles().next().is_some() && roles().all(|r| r.natural);
+    if itself {
+        let why = if position {
+            "it stands in the place of a 2 and is frozen (frozen-two=position)"
+        } else {
+            "a natural 2 is never rescued (frozen-two=represents-itself)"
+        };
+        return illegal(
+            Reason::RescueFrozen,
+            format!(
+                "the {} in meld {target} stands for itself, as a natural 2, not as a wild: {why}",
+                wild.pretty()
+            ),
+        );
+    }
     if frozen && matched {
         illegal(
             Reason::RescueFrozen,

@@ -28,6 +28,37 @@ pub fn explain(rules: &Rules, cards: &[Card], kind: Option<MeldKind>) -> String 
     }
 }
 
+/// Where a 2 is natural under `natural-twos` (twos wild and no set of twos natural), in words.
+fn two_natural_where(rules: &Rules) -> String {
+    let reading = rules.readings.natural_twos;
+    match reading {
+        reading::NaturalTwos::Never => {
+            format!("a 2 is never natural (natural-twos={})", reading.name())
+        }
+        _ => format!(
+            "a 2 is natural only in a run (natural-twos={})",
+            reading.name()
+        ),
+    }
+}
+
+/// Why no set has rank 2, where none does: twos are wild and not natural in sets
+/// (`natural-twos=runs-only` or `never`), so a set of twos would hold only wilds, and no set of
+/// twos is made, of twos or of other wilds. `None` where a set of twos may exist.
+pub fn no_set_of_twos(rules: &Rules) -> Option<String> {
+    (!rules.natural_two_in_sets()).then(|| {
+        let reading = rules.readings.natural_twos;
+        let where_natural = match reading {
+            reading::NaturalTwos::Never => "a 2 is never natural",
+            _ => "a 2 is natural only in a run",
+        };
+        format!(
+            "there is no set of twos under natural-twos={} ({where_natural}, and a set of twos would hold only wilds): wild cards make sets of the other ranks only",
+            reading.name()
+        )
+    })
+}
+
 fn plural(rank: Rank) -> String {
     match rank {
         Rank::Ace => "aces".into(),
@@ -79,8 +110,8 @@ fn explain_set(rules: &Rules, p: &Parts<'_>) -> String {
             let twos = p.wilds.iter().any(|(c, _)| c.is_two());
             return if twos && !rules.natural_two_in_sets() {
                 format!(
-                    "a meld needs at least one natural card (all-wild-melds=forbidden), and a 2 is natural only in a run (natural-twos={})",
-                    rules.readings.natural_twos.name()
+                    "a meld needs at least one natural card (all-wild-melds=forbidden), and {}",
+                    two_natural_where(rules)
                 )
             } else {
                 "a meld needs at least one natural card (all-wild-melds=forbidden)".into()

@@ -4,7 +4,9 @@
 //! - A *set* is at least `sets.min-size` cards of one rank (at most 4 under `set-max-size=4`).
 //!   A wild in it stands for the rank (`wild-in-set-represents=rank-only`) or for the rank in a
 //!   suit of its own (`exact-card`); under `set-duplicate-suits=forbidden` no two of its cards
-//!   stand for the same suit. There is a set of twos only where a 2 may be natural in a set.
+//!   stand for the same suit. There is a set of twos only where a 2 may be natural in a set
+//!   (`natural-twos=runs-and-sets`): under `runs-only` and `never` no set has rank 2, made of
+//!   twos or of other wilds ([`no_set_of_twos`] says so in words).
 //! - A *run* is at least `runs.min-length` cards standing for consecutive places of the rank
 //!   line ([`Rules::line`]: A 2 3 … K A; the 2 only under `runs.two-in-sequence`, the low ace only
 //!   under `ace-position=high-or-low`, around the corner only under `runs.wrap-around`), all of
@@ -35,7 +37,7 @@ mod sets;
 #[cfg(test)]
 mod tests;
 
-pub use explain::explain;
+pub use explain::{explain, no_set_of_twos};
 pub use extend::{
     Joins, OnlyJoin, extend_by_one, extend_each_by_one, extenders, extends, extends_by_one, joins,
     only_join, role_key,
@@ -324,7 +326,14 @@ pub fn interpret(rules: &Rules, q: &Query) -> Verdict {
             q.cards.len()
         )
     } else if unfiltered > 0 {
-        "no interpretation matches the declared meanings of the wild cards".to_string()
+        let twos = q.kind != Some(MeldKind::Run)
+            && q.declared.iter().any(|(_, t)| t.rank() == Some(Rank::Two));
+        match explain::no_set_of_twos(rules).filter(|_| twos) {
+            Some(why) => {
+                format!("no interpretation matches the declared meanings of the wild cards: {why}")
+            }
+            None => "no interpretation matches the declared meanings of the wild cards".to_string(),
+        }
     } else {
         explain(rules, &q.cards, q.kind)
     };

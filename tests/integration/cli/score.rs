@@ -51,6 +51,17 @@ fn score_counts_points_under_the_readings() {
 }
 
 #[test]
+fn score_of_no_cards_is_0_points() {
+    // The player who went out holds nothing.
+    let out = expect(0, &["score"]);
+    assert_eq!(out.stdout, "0 points (no cards)\n");
+    let v = expect(0, &["--json", "score"]).json();
+    assert_eq!(v["points"], 0);
+    assert_eq!(v["cards"], serde_json::json!([]));
+    assert_eq!(expect(0, &["--json", "score", ""]).json()["points"], 0);
+}
+
+#[test]
 fn score_rejects_what_is_not_a_plain_card_of_the_pack() {
     expect(2, &["score", "ZZ"]);
     let out = expect(2, &["score", "JK=7"]);

@@ -15,7 +15,6 @@ fn usage_errors_exit_2_and_help_exits_0() {
         &["meld", "--as", "pair", "3S", "3H", "3D"],
         &["contract"],
         &["contract", "3S 3H 3D"],
-        &["score"],
         &["--no-such-flag", "score", "AS"],
         &["--rules"],
     ] {

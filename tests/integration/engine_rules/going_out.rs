@@ -143,3 +143,108 @@ fn six_ten_partnerships__across_scores_opposite_partners_together() {
     // Seat 1 went out: its partner's A♥ does not count; seats 0 and 2 score 10 + 10.
     assert_eq!(points, vec![20, 0]);
 }
+
+/// Seat 1 holds `hand` and has not met the contract; the others hold a few cards each.
+fn before_contract_game(g: &mut Game, hand: &str, stage: Stage) {
+    rig(
+        g,
+        Pos {
+            hands: &["KS 2C", hand, "JK 9D", "QH QD"],
+            discard: "4D",
+            stage,
+            ..Pos::default()
+        },
+    );
+}
+
+#[test]
+fn going_out__the_last_card_is_not_discarded_before_the_contract() {
+    let mut g = push(&[]);
+    before_contract_game(&mut g, "5C", Stage::Play);
+    rejected(&mut g, 1, discard("5C"), Reason::GoingOutBeforeContract);
+    // The only legal move: keep the card and end the turn.
+    assert_eq!(g.legal_actions(), vec![Action::EndTurn]);
+    assert!(g.discard_options(1).is_empty());
+    let ev = ok(&mut g, 1, Action::EndTurn);
+    assert_eq!(ev[0], Event::TurnEnded { seat: 1 });
+    assert_eq!(g.deal.hands[1].cards(), cards("5C"));
+    assert_eq!(g.turn(), 2);
+    assert!(g.results.is_empty(), "the hand goes on");
+}
+
+#[test]
+fn going_out__with_two_cards_before_the_contract_a_discard_is_required() {
+    let mut g = push(&[]);
+    before_contract_game(&mut g, "5C 9H", Stage::Play);
+    rejected(&mut g, 1, Action::EndTurn, Reason::MustDiscard);
+    ok(&mut g, 1, discard("5C"));
+    assert_eq!(g.deal.hands[1].cards(), cards("9H"));
+}
+
+#[test]
+fn going_out__under_piecemeal_a_contract_meld_may_not_empty_the_hand() {
+    let mut g = push(&[(DisputeId::ContractInOneTurn, "piecemeal")]);
+    before_contract_game(&mut g, "8S 8H 8D", Stage::Play);
+    rejected(&mut g, 1, meld("8S 8H 8D"), Reason::GoingOutBeforeContract);
+    assert_eq!(g.deal.hands[1].len(), 3, "the refused meld changed nothing");
+    // Melding the whole contract at once and going out is allowed.
+    let mut g = push(&[(DisputeId::ContractInOneTurn, "piecemeal")]);
+    before_contract_game(&mut g, "8S 8H 8D KH KD KC", Stage::Play);
+    let ev = ok(&mut g, 1, melds(&["8S 8H 8D", "KH KD KC"]));
+    assert!(ev.contains(&Event::WentOut { seat: 1 }));
+}
+
+#[test]
+fn going_out__a_contract_laid_down_whole_may_empty_the_hand() {
+    let mut g = push(&[]);
+    before_contract_game(&mut g, "8S 8H 8D KH KD KC", Stage::Play);
+    let ev = ok(&mut g, 1, melds(&["8S 8H 8D", "KH KD KC"]));
+    assert!(ev.contains(&Event::WentOut { seat: 1 }));
+}
+
+/// Under `pusher-draws=no` a push costs the pusher a card, so players reach one card without
+/// their contract: every such turn still has a legal move (keeping the card), and every game of
+/// the source-001 preset still ends.
+#[test]
+fn going_out__source_001_games_reach_the_last_card_before_the_contract_and_end() {
+    use push_rummy::base::rng::Rng;
+    use push_rummy::engine::bots::{self, Bot};
+    let rules = Arc::new(load("source-001", &[]).unwrap().rules);
+    let mut kept = 0;
+    for seed in 0..60u64 {
+        let mut game = Game::new(rules.clone(), 4, (seed % 4) as u8, seed, vec![]).unwrap();
+        let mut rng = Rng::new(seed);
+        let bot = if seed % 2 == 0 {
+            Bot::Greedy
+        } else {
+            Bot::Random
+        };
+        let mut steps = 0;
+        while !game.is_over() {
+            let seat = game.turn();
+            let si = usize::from(seat);
+            let stuck = game.deal.stage == Stage::Play
+                && game.deal.hands[si].len() == 1
+                && !game.deal.progress[si].done;
+            if stuck {
+                assert_eq!(game.discard_options(seat), vec![], "seed {seed}");
+                let legal = game.legal_actions();
+                assert!(legal.contains(&Action::EndTurn), "seed {seed}: {legal:?}");
+                assert!(
+                    !legal.iter().any(|a| matches!(a, Action::Discard(_))),
+                    "seed {seed}: {legal:?}"
+                );
+            }
+            let action = bots::choose(bot, &game, &mut rng);
+            if stuck && action == Action::EndTurn {
+                kept += 1;
+            }
+            game.apply(seat, &action)
+                .unwrap_or_else(|e| panic!("seed {seed}: {action} refused: {e}"));
+            steps += 1;
+            assert!(steps < 100_000, "seed {seed} does not end");
+        }
+        assert_eq!(game.results.len(), rules.rounds.len());
+    }
+    assert!(kept > 0, "no game reached the case");
+}

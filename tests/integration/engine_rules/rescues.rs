@@ -194,6 +194,20 @@ fn frozen_two__represents_itself_lets_the_natural_two_rescue_a_wild_two() {
 }
 
 #[test]
+fn frozen_two__a_two_standing_for_itself_is_frozen_not_unmatched() {
+    // The 2♥ of the run stands for itself; seat 1 offers the other 2♥ of the two decks.
+    for reading in ["represents-itself", "position"] {
+        let mut g = two_game(reading, "AH 2H 3H 4H");
+        let e = g.apply(1, &rescue(0, "2H", "2H")).unwrap_err();
+        assert_eq!(e.code, Reason::RescueFrozen, "{reading}: {e}");
+        assert!(e.message.contains("stands for itself"), "{e}");
+        assert!(e.message.contains(&format!("frozen-two={reading}")), "{e}");
+        assert_eq!(g.deal.table[0].cards, sorted("AH 2H 3H 4H"));
+        assert_hand(&g, 1, "2H KC");
+    }
+}
+
+#[test]
 fn rescue_timing__any_time_still_waits_after_a_contract_laid_this_turn_under_next_turn() {
     let mut g = rescue_game(
         &[
