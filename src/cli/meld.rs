@@ -53,7 +53,7 @@ pub fn run(common: &Common, args: &MeldArgs) -> Result<u8, Failure> {
     if common.json {
         print_json(rules, &q, &v);
     } else {
-        print_text(rules, &v);
+        print_text(rules, &q.cards, &v);
     }
     Ok(if v.is_valid() { 0 } else { 1 })
 }
@@ -77,19 +77,22 @@ fn print_json(rules: &Rules, q: &Query, v: &meld::Verdict) {
 }
 
 /// The verdict for people: each interpretation a line, or why the cards make no meld.
-fn print_text(rules: &Rules, v: &meld::Verdict) {
+fn print_text(rules: &Rules, cards: &[Card], v: &meld::Verdict) {
     let ambiguous = v.interpretations.len() > 1;
     if v.is_valid() {
         let n = v.interpretations.len();
+        let reading = rules.readings.wild_declaration.name();
+        let note = if !ambiguous {
+            String::new()
+        } else if push_rummy::engine::game::meld_declares(rules, cards).pins() {
+            format!(" (a player must say which: wild-declaration={reading})")
+        } else {
+            format!(" (undeclared, the wilds may float: wild-declaration={reading})")
+        };
         out!(
-            "valid meld under {} — {n} interpretation{}{}",
+            "valid meld under {} — {n} interpretation{}{note}",
             rules.name,
             if n == 1 { "" } else { "s" },
-            if ambiguous {
-                " (a player must say which, unless wild-declaration=never)"
-            } else {
-                ""
-            }
         );
         for i in &v.interpretations {
             out!("  {}", interp_text(i));

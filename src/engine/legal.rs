@@ -10,7 +10,9 @@
 //! random space of non-meld actions is listed.
 
 use crate::base::card::{Card, CardList, Counts, Rank, Suit, cards_in};
-use crate::engine::game::{Action, Game, MeldSpec, Stage};
+use crate::engine::game::{
+    Action, Declare, Game, MeldSpec, Stage, lay_off_declares, meld_declares,
+};
 use crate::oracle::contract;
 use crate::oracle::meld::{self, Interpretation, Query, Target};
 use crate::rules::disputes::reading as rd;
@@ -140,10 +142,10 @@ impl Game {
         // onto one meld, where `readings` are exactly what `apply` weighs) where its readings
         // differ: then only the declared forms are listed.
         let plain_refused = self.rules.is_wild(card)
-            && match self.rules.readings.wild_declaration {
-                rd::WildDeclaration::Never => false,
-                rd::WildDeclaration::Always => true,
-                rd::WildDeclaration::WhenAmbiguous => quick
+            && match lay_off_declares(&self.rules) {
+                Declare::Nothing | Declare::Optional | Declare::Kind => false,
+                Declare::Everything => true,
+                Declare::WhereAmbiguous => quick
                     .as_deref()
                     .is_some_and(crate::engine::game::needs_declaration),
             };
@@ -194,9 +196,7 @@ impl Game {
         if !plain_refused && !f(Action::plain_lay_off(m, card, join)) {
             return;
         }
-        if self.rules.is_wild(card)
-            && self.rules.readings.wild_declaration != rd::WildDeclaration::Never
-        {
+        if self.rules.is_wild(card) && lay_off_declares(&self.rules).allows_wilds() {
             // What the wild stands for, then (a 2 at its own place) that it stands for itself:
             // where the plain lay-off is ambiguous, each is a lay-off of its own, once.
             // The targets listed so far, one bit each: a card by its index, a rank after them.
@@ -494,7 +494,7 @@ impl Game {
         for (c, cards) in &l.melds {
             // Without a card that could be wild, or where wilds are never declared, there is
             // nothing to declare: the spec needs no interpretation.
-            let declares = self.rules.readings.wild_declaration != rd::WildDeclaration::Never
+            let declares = meld_declares(&self.rules, cards).allows_wilds()
                 && cards.iter().any(|&card| self.rules.is_wild(card));
             if !declares {
                 specs.push(MeldSpec {
@@ -528,17 +528,16 @@ impl Game {
     /// that could be wild is declared, including a 2 standing for itself (which is how a player
     /// says "this 2 is natural").
     pub fn declared_spec(&self, cards: &[Card], interp: &Interpretation) -> MeldSpec {
-        let declared: Vec<(Card, Target)> =
-            if self.rules.readings.wild_declaration == rd::WildDeclaration::Never {
-                Vec::new()
-            } else {
-                interp
-                    .roles
-                    .iter()
-                    .filter(|r| self.rules.is_wild(r.card))
-                    .map(|r| (r.card, r.stands_for))
-                    .collect()
-            };
+        let declared: Vec<(Card, Target)> = if !meld_declares(&self.rules, cards).allows_wilds() {
+            Vec::new()
+        } else {
+            interp
+                .roles
+                .iter()
+                .filter(|r| self.rules.is_wild(r.card))
+                .map(|r| (r.card, r.stands_for))
+                .collect()
+        };
         MeldSpec {
             cards: cards.to_vec(),
             kind: Some(interp.kind),
@@ -682,16 +681,28 @@ impl Game {
             },
         );
         let mut out: Vec<MeldSpec> = Vec::new();
+        let asks = meld_declares(&self.rules, cards);
+        // Where declaring is optional, the meld may also go down undeclared, its wilds floating
+        // (a different outcome only where the readings give a wild different meanings).
+        if matches!(asks, Declare::Optional | Declare::Kind)
+            && crate::engine::game::needs_declaration(&v.interpretations)
+        {
+            out.push(MeldSpec {
+                cards: cards.to_vec(),
+                kind: Some(kind),
+                declared: vec![],
+            });
+        }
         for i in &v.interpretations {
             let spec = self.declared_spec(cards, i);
             if !out.contains(&spec) {
                 out.push(spec);
             }
         }
-        // Where wilds are never declared, cards that are both a set and a run may also go down
+        // Where no kind need be named, cards that are both a set and a run may also go down
         // without a kind, keeping the readings of both (listed once, with the sets).
         if kind == MeldKind::Set
-            && self.rules.readings.wild_declaration == rd::WildDeclaration::Never
+            && matches!(asks, Declare::Nothing | Declare::Optional)
             && !v.interpretations.is_empty()
             && meld::is_valid(&self.rules, cards, Some(MeldKind::Run))
         {
@@ -894,7 +905,7 @@ impl Game {
             join,
         };
         let mut forms = vec![plain];
-        if self.rules.readings.wild_declaration == rd::WildDeclaration::Never
+        if !lay_off_declares(&self.rules).allows_wilds()
             || !cards.iter().any(|c| self.rules.is_wild(*c))
         {
             return forms;

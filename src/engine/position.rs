@@ -12,7 +12,6 @@ use crate::base::rng::Rng;
 use crate::engine::game::{Game, HandEnd, HandResult, MeldSpec, Progress, Stage, TableMeld, pack};
 use crate::oracle::meld::{self, Query};
 use crate::rules::Rules;
-use crate::rules::disputes::reading::WildDeclaration;
 use std::sync::Arc;
 
 /// How a game starts: the table and the generator.
@@ -385,7 +384,7 @@ fn table_meld(
         ));
     }
     if crate::engine::game::needs_declaration(&verdict.interpretations)
-        && rules.readings.wild_declaration != WildDeclaration::Never
+        && crate::engine::game::meld_declares(rules, &spec.cards).pins()
     {
         let options: Vec<String> = verdict
             .interpretations

@@ -21,7 +21,10 @@ const SWITCHES: &[(DisputeId, &[&str])] = &[
     (DisputeId::AllWildMelds, &["allowed", "forbidden"]),
     (DisputeId::WildInSetRepresents, &["rank-only", "exact-card"]),
     (DisputeId::SameRankSets, &["allowed", "forbidden"]),
-    (DisputeId::SameSuitRunsInContract, &["allowed", "forbidden"]),
+    (
+        DisputeId::SameSuitRunsInContract,
+        &["allowed", "forbidden", "different-runs"],
+    ),
 ];
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {

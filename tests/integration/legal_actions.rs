@@ -16,7 +16,14 @@ use std::sync::Arc;
 const SWITCHES: &[(DisputeId, &[&str])] = &[
     (
         DisputeId::WildDeclaration,
-        &["when-ambiguous", "always", "never"],
+        &[
+            "when-ambiguous",
+            "always",
+            "never",
+            "kind-when-all-wild",
+            "when-at-most-one-natural",
+            "kind-always",
+        ],
     ),
     (DisputeId::RescueTiming, &["after-own-contract", "any-time"]),
     (DisputeId::RescuedWildFate, &["to-hand", "meld-same-turn"]),

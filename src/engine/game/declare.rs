@@ -1,46 +1,138 @@
 //! The wild-declaration policy (`wild-declaration`): when a player must say what the wilds of a
-//! meld or lay-off stand for. `never`: nothing is declared and every reading stays (the wilds
-//! float until rescued); `always`: a meld with wilds names its kind and every wild's meaning;
-//! `when-ambiguous`: a declaration is needed only where the readings give some wild different
-//! meanings ([`needs_declaration`]), and is refused as `ambiguous-wild` until given.
+//! meld or lay-off stand for. Each reading asks one of five things of a meld ([`Declare`],
+//! [`meld_declares`]) and of a lay-off ([`lay_off_declares`]):
+//! - nothing may be declared, every reading stays (the wilds float until rescued); a kind may be
+//!   named: `never`;
+//! - optional: nothing need be declared (the wilds float), but a player may declare, and a
+//!   declaration then pins the meld to one reading (`ambiguous-wild` if it does not):
+//!   `kind-when-all-wild` (001), `kind-always` (002) and `when-at-most-one-natural` (003) for the
+//!   melds they do not name and for every lay-off (the sources ask only about melds);
+//! - the kind: as optional, and the meld must be named a set or a run (`kind-when-all-wild` for
+//!   a meld of wild cards only, `kind-always` for a meld with a wild);
+//! - everything: the kind and every wild's meaning (`always`; `when-at-most-one-natural` for a
+//!   meld with at most one natural card);
+//! - where ambiguous: only where the readings give some wild different meanings
+//!   ([`needs_declaration`]), refused as `ambiguous-wild` until given (`when-ambiguous`).
 
 use super::{Game, Illegal, Reason, illegal};
 use crate::base::card::Card;
 use crate::oracle::meld::{self, Interpretation, Target};
+use crate::rules::Rules;
 use crate::rules::disputes::reading as rd;
 use crate::rules::spec::MeldKind;
 
+/// What `wild-declaration` asks of one meld or lay-off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Declare {
+    /// Nothing may be declared: the wilds float (a kind may be named).
+    Nothing,
+    /// Nothing need be declared (the wilds float); a declaration pins one reading.
+    Optional,
+    /// The kind (set or run) must be named; otherwise as `Optional`.
+    Kind,
+    /// The kind and every wild's meaning.
+    Everything,
+    /// A declaration only where the meld can be read with different wild meanings.
+    WhereAmbiguous,
+}
+
+impl Declare {
+    /// Whether wild meanings may be declared (and declared forms are listed).
+    pub fn allows_wilds(self) -> bool {
+        self != Declare::Nothing
+    }
+
+    /// Whether the meld ends with its wilds' meanings settled (one reading, or several that no
+    /// declaration tells apart): no wild floats.
+    pub fn pins(self) -> bool {
+        matches!(self, Declare::Everything | Declare::WhereAmbiguous)
+    }
+}
+
+/// What `wild-declaration` asks of a new meld of `cards`.
+pub fn meld_declares(rules: &Rules, cards: &[Card]) -> Declare {
+    let wilds = cards.iter().filter(|c| rules.is_wild(**c)).count();
+    match rules.readings.wild_declaration {
+        rd::WildDeclaration::Never => Declare::Nothing,
+        rd::WildDeclaration::Always => Declare::Everything,
+        rd::WildDeclaration::WhenAmbiguous => Declare::WhereAmbiguous,
+        rd::WildDeclaration::KindWhenAllWild if wilds == cards.len() => Declare::Kind,
+        rd::WildDeclaration::KindAlways if wilds > 0 => Declare::Kind,
+        rd::WildDeclaration::WhenAtMostOneNatural if cards.len() - wilds <= 1 => {
+            Declare::Everything
+        }
+        rd::WildDeclaration::KindWhenAllWild
+        | rd::WildDeclaration::KindAlways
+        | rd::WildDeclaration::WhenAtMostOneNatural => Declare::Optional,
+    }
+}
+
+/// What `wild-declaration` asks of a lay-off.
+pub fn lay_off_declares(rules: &Rules) -> Declare {
+    match rules.readings.wild_declaration {
+        rd::WildDeclaration::Never => Declare::Nothing,
+        rd::WildDeclaration::Always => Declare::Everything,
+        rd::WildDeclaration::WhenAmbiguous => Declare::WhereAmbiguous,
+        rd::WildDeclaration::KindWhenAllWild
+        | rd::WildDeclaration::KindAlways
+        | rd::WildDeclaration::WhenAtMostOneNatural => Declare::Optional,
+    }
+}
+
 impl Game {
+    /// `cards` are the meld's cards (`lay_off: false`) or the cards laid off.
     pub(super) fn declaration_policy(
         &self,
         cards: &[Card],
+        lay_off: bool,
         kind: Option<MeldKind>,
         declared: &[(Card, Target)],
         interps: Vec<Interpretation>,
     ) -> Result<Vec<Interpretation>, Illegal> {
-        match self.rules.readings.wild_declaration {
-            rd::WildDeclaration::Never => {
+        let asks = if lay_off {
+            lay_off_declares(&self.rules)
+        } else {
+            meld_declares(&self.rules, cards)
+        };
+        let reading = self.rules.readings.wild_declaration.name();
+        match asks {
+            Declare::Nothing => {
                 if !declared.is_empty() {
                     return Err(illegal(
                         Reason::DeclarationNotAllowed,
-                        "wilds are not declared: they float until rescued (wild-declaration=never)",
+                        format!(
+                            "wilds are not declared: they float until rescued (wild-declaration={reading})"
+                        ),
                     ));
                 }
                 Ok(interps)
             }
-            rd::WildDeclaration::Always => {
+            Declare::Optional | Declare::Kind => {
+                if asks == Declare::Kind && kind.is_none() {
+                    return Err(illegal(
+                        Reason::DeclarationRequired,
+                        format!("name the meld a set or a run (wild-declaration={reading})"),
+                    ));
+                }
+                if declared.is_empty() {
+                    Ok(interps)
+                } else {
+                    single(interps)
+                }
+            }
+            Declare::Everything => {
                 let wilds = cards.iter().filter(|c| self.rules.is_wild(**c)).count();
                 if wilds > 0 && (kind.is_none() || declared.len() < wilds) {
                     return Err(illegal(
                         Reason::DeclarationRequired,
                         format!(
-                            "state the kind of meld and what each of the {wilds} wild card(s) stands for (wild-declaration=always)"
+                            "state the kind of meld and what each of the {wilds} wild card(s) stands for (wild-declaration={reading})"
                         ),
                     ));
                 }
                 single(interps)
             }
-            rd::WildDeclaration::WhenAmbiguous => single(interps),
+            Declare::WhereAmbiguous => single(interps),
         }
     }
 }

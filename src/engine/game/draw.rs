@@ -14,8 +14,10 @@
 //! - a push needs its stock card(s): with fewer it is refused (`push-not-allowed`), but with an
 //!   empty stock the hand ends at once as a stock-out (the player wants to draw from an empty
 //!   stock);
-//! - `push-with-one-stock-card=forbidden`: a push also needs the pusher's draw in the stock,
-//!   else it is refused and the player must take the discard; `allowed-hand-ends`: a push with
+//! - `push-with-one-stock-card=forbidden`: with one stock card (or none) the push is refused and
+//!   the player must take the discard, whether or not the pusher would draw (000/6-10 speaks of
+//!   one card); a push also needs the pusher's draw in the stock, else it is refused the same
+//!   way; `allowed-hand-ends`: a push with
 //!   just its own stock cards goes ahead, and the pusher, finding no card to draw, ends the hand
 //!   (a stock-out);
 //! - with no discard to push (a turn ended without a discard), only stock cards go; where the
@@ -75,13 +77,16 @@ impl Game {
         }
         let forbidden =
             self.rules.readings.push_with_one_stock_card == rd::PushWithOneStockCard::Forbidden;
+        // 000/6-10: a stock of one card (or none) means taking the discard, whether or not the
+        // pusher then draws; a push that needs more cards than are left is refused as well.
+        let too_few = forbidden && (stock <= 1 || stock < need + draws);
         let no_discard = self.deal.discard.is_empty();
-        if no_discard && (stock < need || (forbidden && stock < need + draws)) {
+        if no_discard && (stock < need || too_few) {
             // Neither a discard to take nor enough stock to push: the hand ends (unsourced: this
             // arises only after a turn ended without a discard).
             return Ok(Some(HandEnd::StockOut));
         }
-        if forbidden && stock < need + draws {
+        if too_few {
             return Err(illegal(
                 Reason::PushNotAllowed,
                 format!(

@@ -52,7 +52,8 @@ impl Game {
                 let one = &old.interps[0];
                 let mut grown = one.clone();
                 j.make(&mut grown);
-                let policy = self.declaration_policy(cards, Some(one.kind), declared, vec![grown]);
+                let policy =
+                    self.declaration_policy(cards, true, Some(one.kind), declared, vec![grown]);
                 policy.is_ok()
             });
             return Ok(Grow::InPlace(j));
@@ -72,7 +73,7 @@ impl Game {
             return Err(illegal(Reason::InvalidLayOff, "only runs are joined"));
         }
         let kind = keep.first().map(|i| i.kind);
-        let keep = self.declaration_policy(cards, kind, declared, keep)?;
+        let keep = self.declaration_policy(cards, true, kind, declared, keep)?;
         if self.deal.hands[usize::from(seat)].len() == cards.len() {
             self.may_go_out_on_the_table(seat)?;
         }

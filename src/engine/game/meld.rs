@@ -131,7 +131,7 @@ impl Game {
             let all = self.spec_interps(s, seen.as_deref_mut())?;
             #[cfg(debug_assertions)]
             let was = all.clone();
-            let kept = self.declaration_policy(&s.cards, s.kind, &s.declared, all)?;
+            let kept = self.declaration_policy(&s.cards, false, s.kind, &s.declared, all)?;
             #[cfg(debug_assertions)]
             assert_eq!(
                 kept, was,

@@ -41,7 +41,7 @@ mod table;
 mod tests;
 
 pub use action::{Action, MeldSpec};
-pub use declare::needs_declaration;
+pub use declare::{Declare, lay_off_declares, meld_declares, needs_declaration};
 pub use reason::{Illegal, Reason};
 pub use setup::pack;
 pub use table::{TableMeld, stamps_taken};

@@ -264,6 +264,17 @@ fn constraints_hold(
             seen[r] = true;
         }
     }
+    if rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::DifferentRuns {
+        // No two contract runs are the same run: the same ranks in the same suit (any suits:
+        // the same ranks).
+        let runs: Vec<&Interpretation> =
+            in_contract().filter(|i| i.kind == MeldKind::Run).collect();
+        for (k, a) in runs.iter().enumerate() {
+            if runs[k + 1..].iter().any(|b| same_run(a, b)) {
+                return false;
+            }
+        }
+    }
     if rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::Forbidden {
         let mut seen = [false; 4];
         for i in in_contract().filter(|i| i.kind == MeldKind::Run) {
@@ -290,6 +301,17 @@ fn constraints_hold(
         }
     }
     true
+}
+
+/// Whether two runs are the same run (`same-suit-runs-in-contract=different-runs`): the same
+/// suit (both `None` under any suits) and the same ranks, place by place.
+fn same_run(a: &Interpretation, b: &Interpretation) -> bool {
+    a.suit == b.suit
+        && a.roles.len() == b.roles.len()
+        && a.roles
+            .iter()
+            .zip(&b.roles)
+            .all(|(x, y)| x.stands_for.rank() == y.stands_for.rank())
 }
 
 fn why_not(
@@ -326,6 +348,11 @@ fn why_not(
     if rules.readings.same_rank_sets == reading::SameRankSets::Forbidden {
         return format!(
             "the melds cannot fill {want} with sets of different ranks (same-rank-sets=forbidden)"
+        );
+    }
+    if rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::DifferentRuns {
+        return format!(
+            "the melds cannot fill {want} with runs that differ from each other (same-suit-runs-in-contract=different-runs)"
         );
     }
     if rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::Forbidden {

@@ -152,6 +152,15 @@ pub(super) fn run_templates(
             continue;
         }
         let suits: &[Option<Suit>] = if same_suit { &Suit::EACH } else { &[None] };
+        // Windows with no natural card, per pool: one serves any number of all-wild runs, but
+        // runs that must differ (`different-runs`) need one window each.
+        let empties = if rules.readings.same_suit_runs_in_contract
+            == reading::SameSuitRunsInContract::DifferentRuns
+        {
+            contract.iter().filter(|x| *x == c).count()
+        } else {
+            1
+        };
         let with = &mut out[n];
         without.clear();
         // The places of each window the hand can fill naturally, per suit (at most `n`); then the
@@ -164,11 +173,11 @@ pub(super) fn run_templates(
                 Some(s) => natural[s as usize],
                 None => natural.iter().fold(0, |a, m| a | m),
             };
-            let mut first_empty = true;
+            let mut empty_left = empties;
             for ((start, &w), slot) in windows.iter().enumerate().zip(row.iter_mut()) {
                 *slot = (fillable & w).count_ones() as u8;
-                if *slot == 0 && first_empty {
-                    first_empty = false;
+                if *slot == 0 && empty_left > 0 {
+                    empty_left -= 1;
                     without.push((Template::Run { suit, start }, 0));
                 }
             }
@@ -215,6 +224,13 @@ pub(super) fn template_allowed(
         }
         Template::Run { suit, .. } => {
             if usize::from(comp.size) < usize::from(rules.run_min) {
+                return false;
+            }
+            // The same run twice (same suit, or any suits, same places): not two different runs.
+            if rules.readings.same_suit_runs_in_contract
+                == reading::SameSuitRunsInContract::DifferentRuns
+                && chosen.iter().any(|(c, x)| x == t && c.size == comp.size)
+            {
                 return false;
             }
             if rules.readings.same_suit_runs_in_contract

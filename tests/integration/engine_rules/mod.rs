@@ -30,7 +30,6 @@ use push_rummy::engine::game::{
 };
 use push_rummy::oracle::meld::{self, Query, Target};
 use push_rummy::rules::disputes::DisputeId;
-use push_rummy::rules::disputes::reading::WildDeclaration;
 use push_rummy::rules::spec::MeldKind;
 use push_rummy::rules::{Rules, load, load_text};
 use std::path::Path;
@@ -156,7 +155,7 @@ fn rig(g: &mut Game, p: Pos) {
             },
         );
         assert!(verdict.is_valid(), "table meld {s}: {}", verdict.reason);
-        if g.rules.readings.wild_declaration != WildDeclaration::Never {
+        if push_rummy::engine::game::meld_declares(&g.rules, &v).pins() {
             assert_eq!(
                 verdict.interpretations.len(),
                 1,
