@@ -108,7 +108,7 @@ fn check(common: &Common, paths: &[String]) -> Result<u8, Failure> {
         match rules::load(p, &r) {
             Ok(l) => {
                 if !common.json {
-                    out!("{p}: ok ({})", checked_summary(p, &l));
+                    out!("{p}: ok ({})", checked_summary(&l));
                 }
                 let warnings = rules::warnings(&l.rules);
                 if !common.json {
@@ -205,19 +205,16 @@ fn leaf_json(l: &Leaf) -> Value {
 
 /// What `rules check` says of a file that loads: its name (or, for a file that names itself
 /// nothing, what it extends) and its number of deals.
-fn checked_summary(path: &str, l: &rules::Loaded) -> String {
+fn checked_summary(l: &rules::Loaded) -> String {
     let deals = l.rules.rounds.len();
     let deals = format!("{deals} deal{}", if deals == 1 { "" } else { "s" });
-    // Whether the file itself gives a `name` (a name is inherited through `extends`).
-    let names_itself = std::fs::read_to_string(path)
-        .ok()
-        .and_then(|t| push_rummy::base::yaml::parse(&t).ok())
-        .is_some_and(|n| match &n.value {
-            push_rummy::base::yaml::Value::Map(entries) => entries
-                .iter()
-                .any(|(k, _)| k.scalar_text().as_deref() == Some("name")),
-            _ => false,
-        });
+    // Whether the file itself gives its `name` (a name is inherited through `extends`): the
+    // loader records which file of the chain each rule came from.
+    let names_itself = l
+        .raw
+        .get("name")
+        .zip(l.chain.first())
+        .is_some_and(|(e, file)| e.origin.file == *file);
     match l.chain.get(1) {
         Some(base) if !names_itself => {
             format!(
