@@ -75,6 +75,7 @@ pub(super) fn meaning(
         top,
         rules,
         diags,
+        naturals_said: false,
     };
     for (i, r) in rounds_spec.iter().enumerate() {
         checks.round(i, r, &rounds_origin.0);
@@ -113,6 +114,8 @@ struct Checks<'a> {
     top: &'a str,
     rules: &'a Rules,
     diags: &'a mut Vec<Diagnostic>,
+    /// A contract meld that cannot hold `wilds.min-naturals` natural cards was reported.
+    naturals_said: bool,
 }
 
 impl Checks<'_> {
@@ -167,12 +170,34 @@ impl Checks<'_> {
         for (j, c) in r.contract.iter().enumerate() {
             let path = format!("rounds[{i}].contract[{j}]");
             let pos = r.contract_pos[j];
-            match c.kind {
+            let most_naturals = match c.kind {
                 MeldKind::Set => {
                     let max = rules.max_set(usize::from(decks), wilds);
                     self.contract_set(c, file, pos, &path, max);
+                    max.min(4 * usize::from(decks))
                 }
-                MeldKind::Run => self.contract_run(c, file, pos, &path),
+                MeldKind::Run => {
+                    self.contract_run(c, file, pos, &path);
+                    rules.max_run()
+                }
+            };
+            let need = usize::from(rules.wild_limits.min_naturals);
+            if need > most_naturals && !self.naturals_said {
+                // Once: every contract meld after this one breaks it the same way.
+                self.naturals_said = true;
+                self.push(
+                    Diagnostic::new(
+                        file,
+                        pos,
+                        &path,
+                        format!(
+                            "a contract {c} cannot be made: every meld must hold {need} natural cards (wilds.min-naturals) and a {} holds at most {most_naturals}",
+                            c.kind.name()
+                        ),
+                    )
+                    .with_hint("lower wilds.min-naturals"),
+                    &["wilds.min-naturals"],
+                );
             }
         }
     }

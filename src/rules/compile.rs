@@ -7,7 +7,7 @@
 use super::check;
 use super::line::{LineMasks, build_line, from_line};
 use super::spec::{self, Leaf, RawRules, RoundSpec};
-use super::{Direction, LargeTable, Round, Rules, WhenEmpty};
+use super::{Direction, LargeTable, Round, Rules, WhenEmpty, WildLimits};
 use crate::base::diag::Diagnostic;
 use crate::base::yaml::Pos;
 use crate::rules::disputes::{DisputeId, Readings, reading};
@@ -116,6 +116,16 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
         jokers: int(raw, "decks.jokers") as u8,
         large_table,
         twos_wild: flag(raw, "wilds.twos"),
+        wild_limits: WildLimits {
+            max: raw
+                .get("wilds.max-per-meld")
+                .map(|_| int(raw, "wilds.max-per-meld") as u8),
+            not_outnumbering: raw.get("wilds.may-outnumber-naturals").is_some()
+                && !flag(raw, "wilds.may-outnumber-naturals"),
+            min_naturals: int(raw, "wilds.min-naturals") as u8,
+            apart_in_runs: raw.get("wilds.side-by-side-in-runs").is_some()
+                && !flag(raw, "wilds.side-by-side-in-runs"),
+        },
         set_min: int(raw, "sets.min-size") as u8,
         run_min: int(raw, "runs.min-length") as u8,
         two_in_sequence,
