@@ -91,6 +91,7 @@ pub(super) fn meaning(
             format!("large-table cards from {f} players would apply to every game (players start at {})", rules.players.0),
         ));
     }
+    partnerships(raw, rules, checks.diags);
     if rules.players.0 < 2 {
         checks.diags.push(Diagnostic::new(
             &pf,
@@ -99,6 +100,37 @@ pub(super) fn meaning(
             "a game needs at least 2 players",
         ));
     }
+}
+
+/// `scoring.sides: partnerships` pairs partners opposite each other, so every number of players
+/// the rules allow must be even and at least 4.
+fn partnerships(raw: &RawRules, rules: &Rules, diags: &mut Vec<Diagnostic>) {
+    if rules.sides != Some(super::Sides::Partnerships) {
+        return;
+    }
+    let (lo, hi) = rules.players;
+    let Some(bad) = (lo..=hi).find(|n| *n < 4 || n % 2 == 1) else {
+        return;
+    };
+    let (file, pos) = origin(raw, "scoring.sides");
+    let allowed = if lo == hi {
+        format!("players.count is {lo}")
+    } else {
+        format!("players.count {lo}-{hi} allows {bad}")
+    };
+    diags.push(
+        Diagnostic::new(
+            &file,
+            pos,
+            "scoring.sides",
+            format!(
+                "partnerships need an even number of players, at least 4 (partners sit opposite); {allowed}"
+            ),
+        )
+        .with_hint(
+            "let only an even number of players from 4 play (`players.count: 4` or 6), or write `scoring.sides: individual`",
+        ),
+    );
 }
 
 /// Where a rule was set: its file and position (the rule is given: `compile` checked it).

@@ -4,7 +4,7 @@ use super::*;
 
 /// Push at its last deal with earlier results `prior` (totals kept equal to their sum); seat
 /// `out` goes out by discarding 5♣ while side 0 keeps `side0` and side 1 keeps `side1` in hand.
-fn last_hand(ties: &str, prior: &[[u32; 2]], out: u8, side0: &str, side1: &str) -> Vec<Event> {
+fn last_hand(ties: &str, prior: &[[i64; 2]], out: u8, side0: &str, side1: &str) -> Vec<Event> {
     let mut g = push(&[(DisputeId::Ties, ties)]);
     g.round = g.rules.rounds.len() - 1;
     g.results = Arc::new(
@@ -17,9 +17,7 @@ fn last_hand(ties: &str, prior: &[[u32; 2]], out: u8, side0: &str, side1: &str) 
             })
             .collect(),
     );
-    g.totals = (0..2)
-        .map(|s| prior.iter().map(|p| i64::from(p[s])).sum())
-        .collect();
+    g.totals = (0..2).map(|s| prior.iter().map(|p| p[s]).sum()).collect();
     let mut hands = [side0, side1, "", ""];
     hands[usize::from(out)] = "5C";
     rig(

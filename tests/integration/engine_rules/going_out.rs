@@ -106,7 +106,7 @@ fn scoring__cap_it_scores_every_player_alone() {
     assert_eq!(totals, vec![30, 0, 25]);
 }
 
-fn six_ten_four(partnerships: &str) -> (Vec<u32>, Game) {
+fn six_ten_four(partnerships: &str) -> (Vec<i64>, Game) {
     let mut g = game_of(
         rules(
             "six-to-ten",
