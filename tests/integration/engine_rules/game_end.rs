@@ -71,3 +71,21 @@ fn ties__last_hand_decides_gives_the_win_to_the_lower_last_hand() {
     );
     assert_eq!(game_ended(&ev), (vec![0], vec![100, 100]));
 }
+
+#[test]
+fn ties__earlier_hands_decide_goes_back_past_an_equal_last_hand() {
+    // 40 / 0, then 0 / 40 (totals 40 / 40); seat 0 goes out and side 1 holds nothing: the last
+    // hand is 0 / 0 and the totals stay equal. The hand before (0 / 40) decides for side 0.
+    let prior = [[40, 0], [0, 40]];
+    for (ties, winners) in [
+        ("shared", vec![0, 1]),
+        ("last-hand-decides", vec![0, 1]),
+        ("earlier-hands-decide", vec![0]),
+    ] {
+        let ev = last_hand(ties, &prior, 0, "", "");
+        assert_eq!(game_ended(&ev), (winners, vec![40, 40]), "{ties}");
+    }
+    // Equal in every hand: shared.
+    let ev = last_hand("earlier-hands-decide", &[[20, 20], [20, 20]], 0, "", "");
+    assert_eq!(game_ended(&ev), (vec![0, 1], vec![40, 40]));
+}
