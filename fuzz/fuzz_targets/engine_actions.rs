@@ -63,7 +63,7 @@ fuzz_target!(|input: Input| {
     rules.stated_points = [ace.map(u16::from), two.map(u16::from)];
     rules.sides = match sides % 3 {
         1 => Some(Sides::Individual),
-        2 if players >= 4 && players % 2 == 0 => Some(Sides::Partnerships),
+        2 if players >= 4 && players.is_multiple_of(2) => Some(Sides::Partnerships),
         _ => None,
     };
     rules.going_out_bonus = u16::from(bonus);

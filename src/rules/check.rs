@@ -109,7 +109,7 @@ fn partnerships(raw: &RawRules, rules: &Rules, diags: &mut Vec<Diagnostic>) {
         return;
     }
     let (lo, hi) = rules.players;
-    let Some(bad) = (lo..=hi).find(|n| *n < 4 || n % 2 == 1) else {
+    let Some(bad) = (lo..=hi).find(|n| *n < 4 || !n.is_multiple_of(2)) else {
         return;
     };
     let (file, pos) = origin(raw, "scoring.sides");

@@ -168,7 +168,7 @@ impl Rules {
     /// under the reading six-ten-partnerships = across when four play.
     pub fn partnered(&self, players: u8) -> bool {
         match self.sides {
-            Some(Sides::Partnerships) => players >= 4 && players % 2 == 0,
+            Some(Sides::Partnerships) => players >= 4 && players.is_multiple_of(2),
             Some(Sides::Individual) => false,
             None => {
                 self.readings.six_ten_partnerships == reading::SixTenPartnerships::Across

@@ -322,7 +322,7 @@ fn scores_are_point_sums(
     let mut rules = Arc::new(rules);
     let span = rules.players.1 - rules.players.0 + 1;
     let mut players = rules.players.0 + players % span;
-    if rules.sides == Some(Sides::Partnerships) && (players < 4 || players % 2 == 1) {
+    if rules.sides == Some(Sides::Partnerships) && (players < 4 || !players.is_multiple_of(2)) {
         if (rules.players.0..=rules.players.1).contains(&4) {
             players = 4;
         } else {
