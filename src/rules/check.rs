@@ -91,7 +91,7 @@ pub(super) fn meaning(
             format!("large-table cards from {f} players would apply to every game (players start at {})", rules.players.0),
         ));
     }
-    partnerships(raw, rules, checks.diags);
+    partnerships(raw, top, rules, checks.diags);
     if rules.players.0 < 2 {
         checks.diags.push(Diagnostic::new(
             &pf,
@@ -103,8 +103,9 @@ pub(super) fn meaning(
 }
 
 /// `scoring.sides: partnerships` pairs partners opposite each other, so every number of players
-/// the rules allow must be even and at least 4.
-fn partnerships(raw: &RawRules, rules: &Rules, diags: &mut Vec<Diagnostic>) {
+/// the rules allow must be even and at least 4. Stated in a file this one extends, the problem
+/// points at this file's `players.count` where it gives one ([`relocate`]).
+fn partnerships(raw: &RawRules, top: &str, rules: &Rules, diags: &mut Vec<Diagnostic>) {
     if rules.sides != Some(super::Sides::Partnerships) {
         return;
     }
@@ -118,19 +119,18 @@ fn partnerships(raw: &RawRules, rules: &Rules, diags: &mut Vec<Diagnostic>) {
     } else {
         format!("players.count {lo}-{hi} allows {bad}")
     };
-    diags.push(
-        Diagnostic::new(
-            &file,
-            pos,
-            "scoring.sides",
-            format!(
-                "partnerships need an even number of players, at least 4 (partners sit opposite); {allowed}"
-            ),
-        )
-        .with_hint(
-            "let only an even number of players from 4 play (`players.count: 4` or 6), or write `scoring.sides: individual`",
+    let d = Diagnostic::new(
+        &file,
+        pos,
+        "scoring.sides",
+        format!(
+            "partnerships need an even number of players, at least 4 (partners sit opposite); {allowed}"
         ),
+    )
+    .with_hint(
+        "let only an even number of players from 4 play (`players.count: 4` or 6), or write `scoring.sides: individual`",
     );
+    diags.push(relocate(raw, top, d, &["players.count"]));
 }
 
 /// Where a rule was set: its file and position (the rule is given: `compile` checked it).

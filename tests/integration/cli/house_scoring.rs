@@ -133,4 +133,16 @@ fn partnerships_the_players_cannot_form_are_refused() {
         "extends: cap-it\ngame: teams\nplayers: {count: 6}\nscoring:\n  sides: partnerships\n",
     );
     expect(0, &["rules", "check", &good]);
+    // Partnerships inherited, three players given here: the problem points at this file.
+    let three = dir.write(
+        "three.yaml",
+        "extends: good.yaml\ngame: three\nplayers:\n  count: 3\n",
+    );
+    let o = expect(2, &["rules", "check", &three]);
+    assert!(o.stderr.contains("three.yaml:4:10"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("scoring.sides is inherited from"),
+        "{}",
+        o.stderr
+    );
 }
