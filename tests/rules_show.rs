@@ -1,6 +1,7 @@
-//! `rules show` of every built-in rule set, as people see it: the fully resolved rules (after
-//! `extends`) in the rules language. One named snapshot per built-in (`tests/snapshots/`), so a
-//! change to a game file or to the renderer shows up as a reviewable diff.
+//! `rules show` of every built-in rule set, and of a house file that overrides readings, as
+//! people see it: the fully resolved rules (after `extends`) in the rules language. One named
+//! snapshot per rule set (`tests/snapshots/`), so a change to a game file or to the renderer shows
+//! up as a reviewable diff.
 //! Own test binary: its snapshots are named, and must not mix with `insta::glob!` tests.
 
 use push_rummy::rules::{BUILT_IN, load};
