@@ -16,6 +16,7 @@ mod compile;
 pub mod disputes;
 mod line;
 mod loader;
+pub mod overrides;
 pub mod spec;
 #[cfg(test)]
 mod tests;
@@ -43,6 +44,16 @@ pub enum WhenEmpty {
     EndHand,
     /// The discard pile but its top card is shuffled into a new stock.
     ReshuffleDiscards,
+}
+
+/// Who scores together, where the rules state it (`scoring.sides`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sides {
+    /// Partners sit opposite (seat `s` with seat `s + players / 2`) and score together; the
+    /// checks allow it only for an even number of players from 4.
+    Partnerships,
+    /// Everyone scores alone.
+    Individual,
 }
 
 /// Cards added at a large table.
@@ -135,6 +146,15 @@ pub struct Rules {
     pub stall_limit: u32,
     /// Points by rank number (index 1 = ace … 13 = king); index 0 is the joker.
     pub points: [u16; 14],
+    /// The points of an ace and of a two where the rules state them (`scoring.points.A`,
+    /// `scoring.points.2`): they override the readings, and `refresh` keeps them.
+    pub stated_points: [Option<u16>; 2],
+    /// Who scores together, where stated (`scoring.sides`); `None`: the reading
+    /// six-ten-partnerships decides ([`Rules::partnered`]).
+    pub sides: Option<Sides>,
+    /// Points taken off the hand score of the side whose player goes out
+    /// (`scoring.going-out-bonus`; 0 when not stated).
+    pub going_out_bonus: u16,
     pub readings: Readings,
     /// The places of the rank line, low to high (circular when `wrap_around`).
     pub line: Vec<Place>,
@@ -160,6 +180,9 @@ pub struct Rules {
     /// The ranks with a place on the line, as a mask by rank number - 1 (`rank_places` not
     /// empty). Derived from `rank_places` (`refresh`).
     pub placed_ranks: u64,
+    /// The rules of [`overrides::OVERRIDES`] this rule set states, as a mask by index: each
+    /// decides in place of its dispute's reading ([`Rules::overriding`]).
+    pub overrides: u32,
 }
 
 impl Rules {
@@ -183,6 +206,29 @@ impl Rules {
             Some(r) => u32::from(self.points[usize::from(r.number())]),
             None => u32::from(self.points[0]),
         }
+    }
+
+    /// Whether `players` at this table play as partnerships: as `scoring.sides` states, else
+    /// under the reading six-ten-partnerships = across when four play.
+    pub fn partnered(&self, players: u8) -> bool {
+        match self.sides {
+            Some(Sides::Partnerships) => players >= 4 && players.is_multiple_of(2),
+            Some(Sides::Individual) => false,
+            None => {
+                self.readings.six_ten_partnerships == reading::SixTenPartnerships::Across
+                    && players == 4
+            }
+        }
+    }
+
+    /// The side of each seat for `players`: partners (seat `s` and seat `s + players / 2`,
+    /// opposite each other) share one, else each seat is its own. The number of sides is the
+    /// largest plus one.
+    pub fn sides_of(&self, players: u8) -> Vec<u8> {
+        let partnered = self.partnered(players);
+        (0..players)
+            .map(|s| if partnered { s % (players / 2) } else { s })
+            .collect()
     }
 
     /// Standard decks and jokers in the pack for `players`.
@@ -265,6 +311,18 @@ impl Rules {
 }
 
 impl Rules {
+    /// Whether this rule set states `path`, one of the rules of [`overrides::OVERRIDES`]
+    /// (`false` for any other path).
+    pub fn states(&self, path: &str) -> bool {
+        overrides::index_of(path).is_some_and(|i| self.overrides & 1 << i != 0)
+    }
+
+    /// The rule this rule set states that overrides the reading of `dispute`, if any: that
+    /// reading then decides nothing here.
+    pub fn overriding(&self, dispute: DisputeId) -> Option<&'static str> {
+        overrides::overriding(dispute).find(|p| self.states(p))
+    }
+
     /// Sets the reading of one dispute by name (and recomputes what depends on readings);
     /// `false` if `name` is not one of its readings.
     pub fn set_reading(&mut self, id: DisputeId, name: &str) -> bool {
@@ -286,13 +344,8 @@ impl Rules {
             places_by_halves: self.places_by_halves,
             placed_ranks: self.placed_ranks,
         } = from_line(&self.line, self.wrap_around);
-        self.points[1] = match self.readings.ace_penalty_value {
-            reading::AcePenaltyValue::V15 => 15,
-        };
-        self.points[2] = match self.readings.two_penalty_value {
-            reading::TwoPenaltyValue::V20 => 20,
-            reading::TwoPenaltyValue::V15 => 15,
-        };
+        [self.points[1], self.points[2]] =
+            compile::ace_two_points(&self.readings, self.stated_points);
     }
 
     /// Whether a 2 may stand for itself in a set (a set of twos): always when twos are not wild.
