@@ -145,7 +145,7 @@ fn check_melds(
                 "{}",
                 pretty_json(
                     &json!({ "round": round, "contract": names, "satisfied": false,
-                    "assignment": vec![Value::Null; queries.len()], "reason": p })
+                    "assignment": vec![Value::Null; queries.len()], "regrouped": Value::Null, "reason": p })
                 )
             );
         } else {
@@ -164,11 +164,18 @@ fn check_melds(
             "{}",
             pretty_json(
                 &json!({ "round": round, "contract": names, "satisfied": c.satisfied, "assignment": assigned,
+                "regrouped": c.regrouped.as_ref().map(|l| l.iter().map(|(comp, cards)| json!({
+                    "contract": comp.to_string(),
+                    "cards": cards.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>()),
                 "reason": if c.satisfied { Value::Null } else { json!(c.reason) } })
             )
         );
     } else if c.satisfied {
         out!("contract {} satisfied", names.join(" + "));
+        for (comp, cards) in c.regrouped.iter().flatten() {
+            out!("  {comp}: {}", push_rummy::base::card::pretty_cards(cards));
+        }
     } else {
         out!("not satisfied: {}", c.reason);
     }

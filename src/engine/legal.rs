@@ -766,13 +766,19 @@ impl Game {
         // Combinations of melds the hand holds at once, each tried on the game: as many as the
         // contract has parts still open (up to them, piecemeal), or one after the contract.
         let progress = &self.deal.progress[usize::from(seat)];
+        let pooled = self.rules.contract_pooled && !progress.done;
         let most = if progress.done {
             1
+        } else if pooled {
+            // Pooled, the contract may lie in fewer melds than it has parts, or in more: as many
+            // as the hand could make.
+            let smallest = self.rules.set_min.min(self.rules.run_min).max(1);
+            (hand.len() / usize::from(smallest)).max(1)
         } else {
             progress.filled.iter().filter(|f| !**f).count().max(1)
         };
         let least = match self.rules.readings.contract_in_one_turn {
-            rd::ContractInOneTurn::Required if !progress.done => most,
+            rd::ContractInOneTurn::Required if !progress.done && !pooled => most,
             _ => 1,
         };
         let mut budget = MAX_LISTED;

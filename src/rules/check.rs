@@ -93,6 +93,21 @@ pub(super) fn meaning(
         ));
     }
     partnerships(raw, top, rules, checks.diags);
+    if rules.contract_pooled
+        && rules.readings.contract_in_one_turn
+            == crate::rules::disputes::reading::ContractInOneTurn::Piecemeal
+    {
+        let (file, pos) = origin(raw, "contract.check");
+        checks.diags.push(
+            Diagnostic::new(
+                &file,
+                pos,
+                "contract.check",
+                "a pooled contract is found among the cards laid down in one turn, and contract-in-one-turn=piecemeal lays it down over several",
+            )
+            .with_hint("use contract.check: each-meld, or the reading contract-in-one-turn=required"),
+        );
+    }
     if rules.players.0 < 2 {
         checks.diags.push(Diagnostic::new(
             &pf,

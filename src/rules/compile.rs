@@ -138,6 +138,7 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
                 contract: r.contract.clone(),
             })
             .collect(),
+        contract_pooled: choice(raw, "contract.check") == "pooled",
         push_stock_cards: int(raw, "push.stock-cards") as u8,
         push_to: if choice(raw, "push.to") == "right" {
             Direction::Right

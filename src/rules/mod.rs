@@ -139,6 +139,8 @@ pub struct Rules {
     pub two_in_sequence: bool,
     pub wrap_around: bool,
     pub rounds: Vec<Round>,
+    /// `contract.check: pooled`: the contract is found among all the cards of a laydown.
+    pub contract_pooled: bool,
     pub push_stock_cards: u8,
     pub push_to: Direction,
     pub discard_wilds: bool,

@@ -143,6 +143,12 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         "the deals in order: cards dealt and the contract of each",
     ),
     (
+        "contract.check",
+        Ty::Choice(&["each-meld", "pooled"]),
+        false,
+        "how a contract laydown is checked: each-meld, every contract meld is one of the melds laid (absent: this); pooled, the contract is found anywhere among all the cards laid down that turn, regrouped (one run of eight holds two runs of four, three sets may hold a run)",
+    ),
+    (
         "push.stock-cards",
         Ty::Int { min: 1, max: 5 },
         true,

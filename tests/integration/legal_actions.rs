@@ -52,6 +52,13 @@ fn game_at(seed: u64, steps: usize, picks: &[usize]) -> Game {
     for ((id, names), k) in SWITCHES.iter().zip(picks) {
         rules.set_reading(*id, names[k % names.len()]);
     }
+    // The contract pooled (where it is laid in one turn), a fifth of the time.
+    if seed % 5 == 1
+        && rules.readings.contract_in_one_turn
+            == push_rummy::rules::disputes::reading::ContractInOneTurn::Required
+    {
+        rules.contract_pooled = true;
+    }
     // Limits on the wild cards of a meld, a third of the time (from the seed).
     if seed.is_multiple_of(3) {
         rules.wild_limits = push_rummy::rules::WildLimits {

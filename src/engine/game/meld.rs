@@ -184,7 +184,8 @@ impl Game {
             return Err(illegal(code, c.reason));
         }
         for (i, a) in c.assignment.iter().enumerate() {
-            contract_melds[i] = a.is_some();
+            // Pooled, every meld laid is the contract's.
+            contract_melds[i] = a.is_some() || c.regrouped.is_some();
         }
         // Met in one laydown: every part is filled.
         let p = &mut Arc::make_mut(&mut self.deal.progress)[si];

@@ -92,6 +92,9 @@ pub struct ContractCheck {
     pub reason: String,
     /// The contract is met, but melds beyond it must wait (contract-turn-extras=next-turn).
     pub extras_wait: bool,
+    /// Under `contract.check: pooled`, where it is met: the contract melds found among all the
+    /// cards laid (every meld laid then counts as the contract's, and `assignment` is all `None`).
+    pub regrouped: Option<Vec<(Component, Vec<Card>)>>,
 }
 
 /// Whether a meld of `n` cards is the right size for contract meld `c` (`contract-sizes`).
@@ -118,6 +121,7 @@ pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> Contract
                     v.reason
                 ),
                 extras_wait: false,
+                regrouped: None,
             };
         }
         interps.push(v.interpretations);
@@ -134,6 +138,9 @@ pub fn check_interpreted(
     melds: &[&[Card]],
     interps: &[Vec<Interpretation>],
 ) -> ContractCheck {
+    if rules.contract_pooled {
+        return pooled(rules, contract, melds);
+    }
     let mut best: Option<Vec<Option<Component>>> = None;
     let mut assign = vec![None; melds.len()];
     let mut filled = vec![false; contract.len()];
@@ -162,6 +169,7 @@ pub fn check_interpreted(
                         "{extras} meld(s) beyond the contract must wait for the next turn (contract-turn-extras=next-turn)"
                     ),
                     extras_wait: true,
+                    regrouped: None,
                 };
             }
             ContractCheck {
@@ -169,6 +177,7 @@ pub fn check_interpreted(
                 assignment: a,
                 reason: String::new(),
                 extras_wait: false,
+                regrouped: None,
             }
         }
         None => ContractCheck {
@@ -176,7 +185,41 @@ pub fn check_interpreted(
             assignment: vec![None; melds.len()],
             reason: why_not(rules, contract, melds, interps),
             extras_wait: false,
+            regrouped: None,
         },
+    }
+}
+
+/// `contract.check: pooled`: the melds (each a legal meld, checked by the caller) meet the
+/// contract when all their cards together hold a laydown of it ([`laydown`]), however they are
+/// grouped. There are no extras: every meld laid belongs to the contract laydown.
+fn pooled(rules: &Rules, contract: &[Component], melds: &[&[Card]]) -> ContractCheck {
+    let mut all = crate::base::card::Counts::new();
+    for c in melds.iter().flat_map(|m| m.iter()) {
+        all.add(*c);
+    }
+    match laydown(rules, contract, &all) {
+        Some(l) => ContractCheck {
+            satisfied: true,
+            assignment: vec![None; melds.len()],
+            reason: String::new(),
+            extras_wait: false,
+            regrouped: Some(l.melds),
+        },
+        None => {
+            let parts: Vec<String> = contract.iter().map(ToString::to_string).collect();
+            ContractCheck {
+                satisfied: false,
+                assignment: vec![None; melds.len()],
+                reason: format!(
+                    "the {} card(s) laid down do not hold {} in any grouping (contract.check: pooled)",
+                    all.len(),
+                    parts.join(" + ")
+                ),
+                extras_wait: false,
+                regrouped: None,
+            }
+        }
     }
 }
 
