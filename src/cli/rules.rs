@@ -196,6 +196,8 @@ fn leaf_json(l: &Leaf) -> Value {
         Leaf::Int(n) => json!(n),
         Leaf::Bool(b) => json!(b),
         Leaf::Range(a, b) => json!({ "min": a, "max": b }),
+        Leaf::List(v) => json!(v),
+        Leaf::Relax(v) => json!({ "relax": v }),
         Leaf::Rounds(r) => json!(r
             .iter()
             .map(|x| json!({ "deal": x.deal, "contract": x.contract.iter().map(|c| c.to_string()).collect::<Vec<_>>() }))

@@ -63,6 +63,9 @@ fn discards(game: &Game, seat: u8) -> Vec<Action> {
     let hand = &game.deal.hands[usize::from(seat)];
     let mut v: Vec<Action> = hand.iter().map(|(c, _)| Action::Discard(c)).collect();
     v.push(Action::EndTurn);
+    if game.rules.draws_until_allowed() {
+        v.push(Action::DrawStock);
+    }
     v
 }
 
@@ -498,8 +501,11 @@ fn greedy_discard(game: &Game, seat: u8) -> Action {
         &game.rules.rounds[game.round].contract
     };
     let useful = useful_cards(&game.rules, hand, wanted);
-    pick_discard(&game.rules, game.discard_mask(seat), useful)
-        .map_or(Action::EndTurn, Action::Discard)
+    match pick_discard(&game.rules, game.discard_mask(seat), useful) {
+        Some(c) => Action::Discard(c),
+        None if game.must_draw(seat) => Action::DrawStock,
+        None => Action::EndTurn,
+    }
 }
 
 /// The greedy player's discard among the `allowed` cards (masks by [`Card::index`]): not wild

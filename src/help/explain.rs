@@ -556,6 +556,12 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                     "a list of deals, each {deal: N, contract: [set of 3, …]}".to_string()
                 }
                 Ty::Reading(d) => format!("a reading of {d}: {}", d.reading_names().join(", ")),
+                Ty::List(o) => format!("a list of distinct names from {}", o.join(", ")),
+                Ty::WhenNone(o, bans) => format!(
+                    "one of {}, or {{relax: [BAN, …]}} with bans from {}",
+                    o.join(", "),
+                    bans.join(", ")
+                ),
             };
             Explanation {
                 kind: "rule",

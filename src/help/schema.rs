@@ -156,6 +156,28 @@ fn plain(def: &RuleDef) -> Value {
         Ty::Bool => json!({ "type": "boolean" }),
         Ty::Choice(options) => json!({ "enum": scalar_forms(options) }),
         Ty::Reading(id) => json!({ "enum": scalar_forms(id.reading_names()) }),
+        Ty::List(options) => json!({
+            "type": "array",
+            "items": { "enum": options },
+            "uniqueItems": true
+        }),
+        Ty::WhenNone(choices, bans) => json!({ "anyOf": [
+            { "enum": choices },
+            {
+                "type": "object",
+                "properties": {
+                    "relax": {
+                        "description": "the bans lifted one after another until a card may be discarded",
+                        "type": "array",
+                        "items": { "enum": bans },
+                        "uniqueItems": true,
+                        "minItems": 1
+                    }
+                },
+                "required": ["relax"],
+                "additionalProperties": false
+            }
+        ] }),
         Ty::PlayerRange => {
             // Every range a ≤ b within 2 … 12, spelled out so that a reversed range fails too.
             let mut alts = Vec::new();

@@ -45,6 +45,63 @@ pub enum WhenEmpty {
     ReshuffleDiscards,
 }
 
+/// Who plays first in a deal (`players.first`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstPlayer {
+    DealerLeft,
+    DealerRight,
+    /// The seat that went out in the hand before; the dealer's left in deal 1 and after a hand
+    /// that nobody went out of.
+    PreviousWinner,
+    /// `below(players)` from the game's generator, drawn at the start of each deal before the
+    /// pack is shuffled.
+    Random,
+}
+
+/// The discard bans (`discard.bans`) as bits of a mask.
+pub mod ban {
+    pub const WILDS: u8 = 1;
+    pub const TWOS: u8 = 2;
+    pub const TAKEN_CARD: u8 = 4;
+    pub const TAKEN_KIND: u8 = 8;
+    pub const FITS_TABLE: u8 = 16;
+    /// Not a ban: in a relaxation step, twos are no longer held by the `wilds` ban (the
+    /// reading `no-legal-discard=relax-taken-card-then-twos`: "twos, wild twos too").
+    pub const TWOS_AS_WILDS: u8 = 32;
+
+    /// The bit of a ban's name in the rules language.
+    pub fn of(name: &str) -> u8 {
+        match name {
+            "wilds" => WILDS,
+            "twos" => TWOS,
+            "taken-card" => TAKEN_CARD,
+            "taken-kind" => TAKEN_KIND,
+            "fits-table" => FITS_TABLE,
+            _ => 0,
+        }
+    }
+}
+
+/// What happens when the bans leave no card to discard (`discard.when-none-allowed`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WhenNoneAllowed {
+    /// The bans lifted after each step, cumulative (masks of [`ban`] bits): the first step that
+    /// lets a card go decides; after the last the turn ends without a discard.
+    Relax(Vec<u8>),
+    NoDiscard,
+    /// The player draws from the stock, one card at a time, until a card may go.
+    DrawUntilAllowed,
+}
+
+/// The discard rules of `discard.bans` and `discard.when-none-allowed`, where either is stated.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DiscardRules {
+    /// `discard.bans` (bits of [`ban`]); `None`: the reading `discard-restrictions` decides.
+    pub bans: Option<u8>,
+    /// `discard.when-none-allowed`; `None`: the reading `no-legal-discard` decides.
+    pub when_none: Option<WhenNoneAllowed>,
+}
+
 /// Cards added at a large table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LargeTable {
@@ -87,6 +144,13 @@ pub struct Rules {
     pub push_stock_cards: u8,
     pub push_to: Direction,
     pub discard_wilds: bool,
+    /// `discard.bans` and `discard.when-none-allowed`; `None` where neither is stated (the
+    /// readings and `discard.wilds` decide, as they always did).
+    pub discard_rules: Option<DiscardRules>,
+    /// `players.first`; `None`: the reading `six-ten-first-player` decides.
+    pub first_player: Option<FirstPlayer>,
+    /// `going-out.not-on-contract-turn`.
+    pub no_going_out_on_contract_turn: bool,
     pub when_empty: WhenEmpty,
     pub stall_limit: u32,
     /// Points by rank number (index 1 = ace … 13 = king); index 0 is the joker.
@@ -249,6 +313,111 @@ impl Rules {
             reading::TwoPenaltyValue::V20 => 20,
             reading::TwoPenaltyValue::V15 => 15,
         };
+    }
+
+    /// Who plays first in a deal: `players.first`, else the reading `six-ten-first-player`.
+    pub fn first_player(&self) -> FirstPlayer {
+        self.first_player
+            .unwrap_or(match self.readings.six_ten_first_player {
+                reading::SixTenFirstPlayer::DealerLeft => FirstPlayer::DealerLeft,
+                reading::SixTenFirstPlayer::DealerRight => FirstPlayer::DealerRight,
+            })
+    }
+
+    /// The discard bans in force (bits of [`ban`]) under `discard.bans` (or the reading
+    /// `discard-restrictions` where it is not stated) and `discard.wilds`.
+    pub fn discard_bans(&self) -> u8 {
+        let listed = match self.discard_rules.as_ref().and_then(|d| d.bans) {
+            Some(b) => b,
+            None => match self.readings.discard_restrictions {
+                reading::DiscardRestrictions::None => 0,
+                reading::DiscardRestrictions::NoTwosNoTakenCard => ban::TWOS | ban::TAKEN_CARD,
+            },
+        };
+        let wilds = if self.discard_wilds { 0 } else { ban::WILDS };
+        listed | wilds
+    }
+
+    /// Sets the optional turn rules from four picks, each ranging over every value, absence
+    /// included: `players.first` (`picks[0]`), `discard.bans` (`picks[1]`: bits of [`ban`],
+    /// `taken-kind` winning over `taken-card`), `discard.when-none-allowed` (`picks[2]`: a
+    /// relaxation lifts the bans in force, in an order the pick rotates) and
+    /// `going-out.not-on-contract-turn` (`picks[3]`). Every result is a combination the rules
+    /// language accepts. For the random-rules generators of tests and fuzz targets.
+    pub fn pick_turn_rules(&mut self, picks: [u8; 4]) {
+        self.first_player = match picks[0] % 5 {
+            0 => None,
+            1 => Some(FirstPlayer::DealerLeft),
+            2 => Some(FirstPlayer::DealerRight),
+            3 => Some(FirstPlayer::PreviousWinner),
+            _ => Some(FirstPlayer::Random),
+        };
+        let bans = match picks[1] % 33 {
+            32 => None,
+            b if b & ban::TAKEN_KIND != 0 => Some(b & !ban::TAKEN_CARD),
+            b => Some(b),
+        };
+        self.discard_rules = Some(DiscardRules {
+            bans,
+            when_none: None,
+        });
+        let in_force = self.discard_bans();
+        let when_none = match picks[2] % 4 {
+            0 => None,
+            1 => Some(WhenNoneAllowed::NoDiscard),
+            2 => Some(WhenNoneAllowed::DrawUntilAllowed),
+            _ => {
+                let mut order: Vec<u8> = (0..5)
+                    .map(|i| 1 << i)
+                    .filter(|b| in_force & b != 0)
+                    .collect();
+                if order.is_empty() {
+                    Some(WhenNoneAllowed::NoDiscard)
+                } else {
+                    let k = usize::from(picks[2] / 4) % order.len();
+                    order.rotate_left(k);
+                    let mut lifted = 0;
+                    Some(WhenNoneAllowed::Relax(
+                        order
+                            .iter()
+                            .map(|b| {
+                                lifted |= b;
+                                lifted
+                            })
+                            .collect(),
+                    ))
+                }
+            }
+        };
+        self.discard_rules =
+            (bans.is_some() || when_none.is_some()).then_some(DiscardRules { bans, when_none });
+        self.no_going_out_on_contract_turn = picks[3] % 2 == 1;
+    }
+
+    /// Whether `discard.when-none-allowed: draw-until-allowed` is stated.
+    pub fn draws_until_allowed(&self) -> bool {
+        self.discard_rules
+            .as_ref()
+            .is_some_and(|d| d.when_none == Some(WhenNoneAllowed::DrawUntilAllowed))
+    }
+
+    /// What happens when no card may be discarded: `discard.when-none-allowed`, else the
+    /// reading `no-legal-discard`.
+    pub fn when_none_allowed(&self) -> WhenNoneAllowed {
+        if let Some(w) = self
+            .discard_rules
+            .as_ref()
+            .and_then(|d| d.when_none.clone())
+        {
+            return w;
+        }
+        match self.readings.no_legal_discard {
+            reading::NoLegalDiscard::RelaxTakenCardThenTwos => {
+                let taken = ban::TAKEN_CARD | ban::TAKEN_KIND;
+                WhenNoneAllowed::Relax(vec![taken, taken | ban::TWOS | ban::TWOS_AS_WILDS])
+            }
+            reading::NoLegalDiscard::NoDiscard => WhenNoneAllowed::NoDiscard,
+        }
     }
 
     /// Whether a 2 may stand for itself in a set (a set of twos): always when twos are not wild.

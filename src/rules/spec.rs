@@ -28,6 +28,12 @@ pub enum Ty {
     Rounds,
     /// The reading of a dispute.
     Reading(DisputeId),
+    /// A list of distinct names from a fixed set, in any order (`[wilds, taken-card]`); may be
+    /// empty.
+    List(&'static [&'static str]),
+    /// What happens when no card may be discarded: one of the names, or `{relax: [BAN, …]}`,
+    /// the bans lifted one after another (names from the second list).
+    WhenNone(&'static [&'static str], &'static [&'static str]),
 }
 
 /// One rule of the language.
@@ -51,6 +57,12 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         Ty::PlayerRange,
         true,
         "how many may play: `4` or a range `\"3-6\"`",
+    ),
+    (
+        "players.first",
+        Ty::Choice(&FIRST_PLAYER),
+        false,
+        "who plays first in each deal (and is dealt the first card): dealer-left, dealer-right, previous-winner (the seat that went out in the hand before; the dealer's left in deal 1 and after a hand nobody went out of) or random (a seat drawn from the game's generator before each deal's shuffle); absent: dispute six-ten-first-player decides",
     ),
     (
         "decks.standard-decks",
@@ -137,6 +149,18 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         "whether wild cards may be discarded",
     ),
     (
+        "discard.bans",
+        Ty::List(&DISCARD_BANS),
+        false,
+        "the cards that may not be discarded, besides wilds under `discard.wilds: forbidden`: wilds (jokers, and twos where twos are wild), twos (any 2), taken-card (the very card taken from the discard pile this turn; another copy of it may go), taken-kind (every card of the taken card's kind), fits-table (a card that could be laid off on a table meld as it stands); `[]` bans nothing; absent: dispute discard-restrictions decides",
+    ),
+    (
+        "discard.when-none-allowed",
+        Ty::WhenNone(&["no-discard", "draw-until-allowed"], &DISCARD_BANS),
+        false,
+        "when the bans leave no card to discard: `{relax: [BAN, …]}` lifts the listed bans one at a time in order until a card may go (never for the last card in hand: going out needs a card no ban holds); no-discard ends the turn without one; draw-until-allowed draws from the stock (draw-stock) one card at a time until a card may go (an empty stock that cannot be rebuilt ends the hand as a stock-out); absent: dispute no-legal-discard decides",
+    ),
+    (
         "stock.when-empty",
         Ty::Choice(&["end-hand", "reshuffle-discards"]),
         true,
@@ -151,7 +175,19 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         true,
         "a hand ends (as a stock-out) after this many turns in a row with no card reaching the table",
     ),
+    (
+        "going-out.not-on-contract-turn",
+        Ty::Bool,
+        false,
+        "true: a player may not go out (by a meld, a lay-off or a discard) on the turn his contract goes down; a player left with one card then keeps it and ends the turn without a discard; absent: false",
+    ),
 ];
+
+/// The values of `players.first`.
+pub const FIRST_PLAYER: [&str; 4] = ["dealer-left", "dealer-right", "previous-winner", "random"];
+
+/// The bans of `discard.bans` (and the names `{relax: […]}` lifts).
+pub const DISCARD_BANS: [&str; 5] = ["wilds", "twos", "taken-card", "taken-kind", "fits-table"];
 
 /// The keys of `scoring.points`: every rank but aces and twos (disputes decide those), and the joker.
 pub const POINT_KEYS: [&str; 12] = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
@@ -249,6 +285,10 @@ pub enum Leaf {
     Choice(String),
     Range(u8, u8),
     Rounds(Vec<RoundSpec>),
+    /// A list of names ([`Ty::List`]).
+    List(Vec<String>),
+    /// `{relax: [BAN, …]}` ([`Ty::WhenNone`]).
+    Relax(Vec<String>),
 }
 
 impl Leaf {
@@ -276,6 +316,8 @@ impl Leaf {
             Leaf::Bool(b) => b.to_string(),
             Leaf::Range(a, b) if a == b => a.to_string(),
             Leaf::Range(a, b) => format!("{a}-{b}"),
+            Leaf::List(v) => v.join(","),
+            Leaf::Relax(v) => format!("relax:{}", v.join(",")),
             Leaf::Rounds(r) => r
                 .iter()
                 .map(|x| {
@@ -626,6 +668,13 @@ fn decode_value(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Leaf> {
     let path = def.path.as_str();
+    match &def.ty {
+        Ty::List(options) => return decode_names(file, node, path, options, diags).map(Leaf::List),
+        Ty::WhenNone(choices, bans) => {
+            return decode_when_none(file, node, path, choices, bans, diags);
+        }
+        _ => {}
+    }
     let mut fail = |msg: String, hint: Option<String>| {
         let mut d = Diagnostic::new(file, node.pos, path, msg);
         if let Some(h) = hint {
@@ -737,7 +786,137 @@ fn decode_value(
             }
         }
         Ty::Rounds => decode_rounds(file, node, diags).map(Leaf::Rounds),
+        Ty::List(_) | Ty::WhenNone(..) => unreachable!("decoded above"),
     }
+}
+
+/// `discard.when-none-allowed`'s value: one of `choices`, or `{relax: [BAN, …]}` with names from
+/// `bans`.
+fn decode_when_none(
+    file: &str,
+    node: &Node,
+    path: &str,
+    choices: &[&str],
+    bans: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Leaf> {
+    let relax_hint = "write `{relax: [taken-card, …]}`";
+    let problem = |pos: Pos, at: &str, msg: String, hint: String| {
+        Diagnostic::new(file, pos, at, msg).with_hint(hint)
+    };
+    if let Value::Map(entries) = &node.value {
+        if entries.is_empty() {
+            diags.push(problem(
+                node.pos,
+                path,
+                "an empty map".into(),
+                relax_hint.into(),
+            ));
+            return None;
+        }
+        let mut out = None;
+        for (k, v) in entries {
+            let key = k.scalar_text().unwrap_or_else(|| "?".into());
+            if key != "relax" {
+                let hint = format!("{relax_hint}, or one of: {}", choices.join(", "));
+                let at = format!("{path}.{key}");
+                diags.push(problem(k.pos, &at, format!("unknown key `{key}`"), hint));
+                return None;
+            }
+            let at = format!("{path}.relax");
+            out = decode_names(file, v, &at, bans, diags);
+            if out.as_ref().is_some_and(Vec::is_empty) {
+                let hint = "name the bans to lift, in order, or write `no-discard`".into();
+                diags.push(problem(v.pos, &at, "`relax` lifts no ban".into(), hint));
+                out = None;
+            }
+        }
+        return out.map(Leaf::Relax);
+    }
+    let (msg, hint) = match node.scalar_text() {
+        Some(s) if choices.contains(&s.as_str()) => return Some(Leaf::Choice(s)),
+        Some(s) => {
+            let hint = match did_you_mean(&s, choices.iter().copied().chain(["relax"])) {
+                Some("relax") => relax_hint.to_string(),
+                Some(m) => format!("did you mean `{m}`?"),
+                None => format!(
+                    "expected one of: {}, or `{{relax: [BAN, …]}}`",
+                    choices.join(", ")
+                ),
+            };
+            (format!("`{s}` is not a valid value"), hint)
+        }
+        None => (
+            format!("expected a value, found {}", node.kind_name()),
+            format!(
+                "expected one of: {}, or `{{relax: [BAN, …]}}`",
+                choices.join(", ")
+            ),
+        ),
+    };
+    diags.push(problem(node.pos, path, msg, hint));
+    None
+}
+
+/// A list of distinct names from `options` (`[wilds, taken-card]`).
+fn decode_names(
+    file: &str,
+    node: &Node,
+    path: &str,
+    options: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<String>> {
+    let Value::Seq(items) = &node.value else {
+        diags.push(
+            Diagnostic::new(
+                file,
+                node.pos,
+                path,
+                format!("expected a list, found {}", node.kind_name()),
+            )
+            .with_hint(format!(
+                "write a list like [{}]; the names are {}",
+                options[0],
+                options.join(", ")
+            )),
+        );
+        return None;
+    };
+    let before = diags.len();
+    let mut out: Vec<String> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let ipath = format!("{path}[{i}]");
+        match item.scalar_text() {
+            Some(s) if out.contains(&s) => diags.push(
+                Diagnostic::new(file, item.pos, &ipath, format!("`{s}` is listed twice"))
+                    .with_hint("name each once"),
+            ),
+            Some(s) if options.contains(&s.as_str()) => out.push(s),
+            Some(s) => diags.push(
+                Diagnostic::new(
+                    file,
+                    item.pos,
+                    &ipath,
+                    format!("`{s}` is not a valid value"),
+                )
+                .with_hint(match did_you_mean(&s, options.iter().copied()) {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => format!("expected one of: {}", options.join(", ")),
+                }),
+            ),
+            None => diags.push(Diagnostic::new(
+                file,
+                item.pos,
+                &ipath,
+                format!(
+                    "expected one of {}, found {}",
+                    options.join(", "),
+                    item.kind_name()
+                ),
+            )),
+        }
+    }
+    (diags.len() == before).then_some(out)
 }
 
 fn parse_range(s: &str) -> Option<(u8, u8)> {
@@ -1011,6 +1190,8 @@ fn render_leaf(leaf: &Leaf, indent: &str) -> String {
         Leaf::Bool(b) => b.to_string(),
         Leaf::Range(a, b) if a == b => a.to_string(),
         Leaf::Range(a, b) => format!("\"{a}-{b}\""),
+        Leaf::List(v) => format!("[{}]", v.join(", ")),
+        Leaf::Relax(v) => format!("{{relax: [{}]}}", v.join(", ")),
         Leaf::Rounds(rounds) => {
             let mut s = String::new();
             for r in rounds {

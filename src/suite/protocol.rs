@@ -229,6 +229,12 @@ pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
                 _ => return Err(bad(&field, format!("`{text}` is not true or false"))),
             },
             Ty::Choice(_) | Ty::Reading(_) => Leaf::Choice(text.into()),
+            // As the listing writes them: `wilds,taken-card`; `relax:taken-card,twos`.
+            Ty::List(_) => Leaf::List(names(text)),
+            Ty::WhenNone(..) => match text.strip_prefix("relax:") {
+                Some(rest) => Leaf::Relax(names(rest)),
+                None => Leaf::Choice(text.into()),
+            },
             Ty::PlayerRange => {
                 let (a, b) = text.split_once('-').unwrap_or((text, text));
                 match (a.trim().parse::<u8>(), b.trim().parse::<u8>()) {
@@ -266,6 +272,15 @@ pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
         raw.entries.insert(path.clone(), entry(leaf));
     }
     Ok(raw)
+}
+
+/// The names of a listed list value, `a,b` (none for the empty text).
+fn names(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Compiles raw rules (a `start` message's, with `readings` applied over them).

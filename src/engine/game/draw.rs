@@ -48,7 +48,7 @@ impl Game {
     }
 
     /// Shuffles the discard pile but its top into a new stock (house rule `reshuffle-discards`).
-    fn reshuffle(&mut self, events: &mut Vec<Event>) -> bool {
+    pub(super) fn reshuffle(&mut self, events: &mut Vec<Event>) -> bool {
         if !self.can_reshuffle() {
             return false;
         }

@@ -394,6 +394,9 @@ impl Game {
 
     fn act(&mut self, seat: u8, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
         match action {
+            Action::DrawStock if self.deal.stage == Stage::Play && self.must_draw(seat) => {
+                self.draw_until_allowed(seat, events)
+            }
             Action::DrawStock => Err(illegal(
                 Reason::NoPlainDraw,
                 "there is no plain draw from the stock: a turn starts by taking the discard or pushing",
