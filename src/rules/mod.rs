@@ -16,6 +16,7 @@ mod compile;
 pub mod disputes;
 mod line;
 mod loader;
+pub mod overrides;
 pub mod spec;
 #[cfg(test)]
 mod tests;
@@ -180,6 +181,9 @@ pub struct Rules {
     /// The ranks with a place on the line, as a mask by rank number - 1 (`rank_places` not
     /// empty). Derived from `rank_places` (`refresh`).
     pub placed_ranks: u64,
+    /// The rules of [`overrides::OVERRIDES`] this rule set states, as a mask by index: each
+    /// decides in place of its dispute's reading ([`Rules::overriding`]).
+    pub overrides: u32,
 }
 
 impl Rules {
@@ -285,6 +289,18 @@ impl Rules {
 }
 
 impl Rules {
+    /// Whether this rule set states `path`, one of the rules of [`overrides::OVERRIDES`]
+    /// (`false` for any other path).
+    pub fn states(&self, path: &str) -> bool {
+        overrides::index_of(path).is_some_and(|i| self.overrides & 1 << i != 0)
+    }
+
+    /// The rule this rule set states that overrides the reading of `dispute`, if any: that
+    /// reading then decides nothing here.
+    pub fn overriding(&self, dispute: DisputeId) -> Option<&'static str> {
+        overrides::overriding(dispute).find(|p| self.states(p))
+    }
+
     /// Sets the reading of one dispute by name (and recomputes what depends on readings);
     /// `false` if `name` is not one of its readings.
     pub fn set_reading(&mut self, id: DisputeId, name: &str) -> bool {

@@ -1,0 +1,72 @@
+//! Optional rules that, when a rule set states them, decide what a dispute's reading decides
+//! otherwise: the one table of "rule path X, when stated, overrides dispute D".
+//!
+//! A rule listed here is never required: the built-in games leave it out, so the dispute's
+//! reading (what the sources say) decides; a rule set that states it (itself or through what it
+//! extends) gives its own value, and the reading, still named in `readings`, is then *overridden*:
+//! it changes nothing in that rule set. `rules show` marks such a reading, `disputes show` says
+//! which rule sets state their own value instead of using a reading, and `explain` names the
+//! rule beside the dispute. A rule that overrides a dispute is added here (one line) and read in
+//! `compile`; [`crate::rules::Rules::overriding`] answers for a checked rule set,
+//! [`stated_overrides`] for a raw one.
+
+use crate::rules::disputes::DisputeId;
+use crate::rules::spec::RawRules;
+
+/// Every rule that overrides a dispute when stated: (rule path, dispute). A dispute may be
+/// overridden by more than one rule; a rule overrides one dispute.
+pub const OVERRIDES: &[(&str, DisputeId)] =
+    &[("decks.large-table.from-players", DisputeId::CapitThirdDeck)];
+
+/// The dispute that `path` overrides when stated, if any.
+pub fn overridden_by(path: &str) -> Option<DisputeId> {
+    OVERRIDES.iter().find(|(p, _)| *p == path).map(|(_, d)| *d)
+}
+
+/// The rules that override `dispute` when stated.
+pub fn overriding(dispute: DisputeId) -> impl Iterator<Item = &'static str> {
+    OVERRIDES
+        .iter()
+        .filter(move |(_, d)| *d == dispute)
+        .map(|(p, _)| *p)
+}
+
+/// The index of `path` in [`OVERRIDES`] (the bit [`crate::rules::Rules`] keeps for it).
+pub fn index_of(path: &str) -> Option<usize> {
+    OVERRIDES.iter().position(|(p, _)| *p == path)
+}
+
+/// The rules of [`OVERRIDES`] that `raw` states, as a mask by index.
+pub fn stated_mask(raw: &RawRules) -> u32 {
+    OVERRIDES
+        .iter()
+        .enumerate()
+        .filter(|(_, (p, _))| raw.get(p).is_some())
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// The rules of `raw` that override `dispute` (stated there, itself or through `extends`).
+pub fn stated_overrides(raw: &RawRules, dispute: DisputeId) -> Vec<&'static str> {
+    overriding(dispute)
+        .filter(|p| raw.get(p).is_some())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::spec::rule_def;
+
+    #[test]
+    fn every_override_is_an_optional_rule_listed_once() {
+        assert!(OVERRIDES.len() <= 32, "the mask of Rules holds 32");
+        for (i, (path, _)) in OVERRIDES.iter().enumerate() {
+            let def = rule_def(path).unwrap_or_else(|| panic!("{path} is no rule"));
+            assert!(
+                !def.required,
+                "{path} must be optional: its absence lets the reading decide"
+            );
+            assert_eq!(index_of(path), Some(i), "{path} is listed twice");
+        }
+    }
+}
