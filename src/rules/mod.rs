@@ -405,6 +405,19 @@ impl Rules {
                 }
             }
         };
+        let stated = [
+            ("players.first", self.first_player.is_some()),
+            ("discard.bans", bans.is_some()),
+            ("discard.when-none-allowed", when_none.is_some()),
+        ];
+        for (path, on) in stated {
+            let bit = overrides::index_of(path).map_or(0, |i| 1 << i);
+            self.overrides = if on {
+                self.overrides | bit
+            } else {
+                self.overrides & !bit
+            };
+        }
         self.discard_rules =
             (bans.is_some() || when_none.is_some()).then_some(DiscardRules { bans, when_none });
         self.no_going_out_on_contract_turn = picks[3] % 2 == 1;

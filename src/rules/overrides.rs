@@ -15,8 +15,12 @@ use crate::rules::spec::RawRules;
 
 /// Every rule that overrides a dispute when stated: (rule path, dispute). A dispute may be
 /// overridden by more than one rule; a rule overrides one dispute.
-pub const OVERRIDES: &[(&str, DisputeId)] =
-    &[("decks.large-table.from-players", DisputeId::CapitThirdDeck)];
+pub const OVERRIDES: &[(&str, DisputeId)] = &[
+    ("decks.large-table.from-players", DisputeId::CapitThirdDeck),
+    ("players.first", DisputeId::SixTenFirstPlayer),
+    ("discard.bans", DisputeId::DiscardRestrictions),
+    ("discard.when-none-allowed", DisputeId::NoLegalDiscard),
+];
 
 /// The dispute that `path` overrides when stated, if any.
 pub fn overridden_by(path: &str) -> Option<DisputeId> {
