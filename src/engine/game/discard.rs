@@ -21,6 +21,18 @@
 //! all: it keeps the card and ends the turn without one ([`super::Action::EndTurn`]), an
 //! unsourced engine choice so that every turn still has a legal move.
 //!
+//! Where the rules state `discard.bans` or `discard.when-none-allowed` (docs/RULES-FORMAT.md),
+//! a second path decides instead (`ruled_discard_mask`; the plain path above is untouched, so
+//! rule sets without them play exactly as before): the bans in force are `discard.bans` (or the
+//! reading's, `[twos, taken-card]`) with wilds under `discard.wilds: forbidden`; a card may go
+//! when no ban holds it (`fits-table`: [`Game::fitting_table`]). Where none may, the
+//! relaxation's steps lift bans in order (never for the last card in hand: going out needs a card
+//! no ban holds), or the turn ends without a discard, or under `draw-until-allowed` the seat must
+//! draw from the stock ([`super::Action::DrawStock`], refused as `no-plain-draw` otherwise;
+//! `end-turn` is refused as `must-draw`). Under `going-out.not-on-contract-turn` a seat that laid
+//! its contract down this turn keeps its last card as one without a contract does
+//! (`going-out-on-contract-turn`).
+//!
 //! [`Game::discard_allowed`] states the bans for one card; [`Game::discardable_with`] is the same
 //! rule worked out on masks for the whole hand at once (the fast path `discard_mask` and the
 //! legal-action listing use). The unit test
