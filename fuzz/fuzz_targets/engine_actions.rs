@@ -1,4 +1,5 @@
-//! Random action sequences on the engine. A game of a built-in rule set (some readings switched)
+//! Random action sequences on the engine. A game of a built-in rule set (some readings switched,
+//! and maybe the optional turn rules: first player, discard bans, going out)
 //! is played by picking, at each turn, one of `legal_actions()`; every action listed must be
 //! accepted (`accepts`), the picked one must apply, and the invariants (`check_invariants`: every
 //! card in one place, totals the sum of the hands' points) hold after each. Now and then an
@@ -22,6 +23,8 @@ struct Input {
     seed: u64,
     /// (dispute index, reading index) switched over the rule set's own.
     readings: Vec<(u8, u8)>,
+    /// The optional turn rules (`Rules::pick_turn_rules`), where given.
+    turn_rules: Option<[u8; 4]>,
     /// One pick per action: an index into the legal actions.
     picks: Vec<u16>,
     /// Actions in text tried now and then (every 8th pick with its low bits set).
@@ -51,6 +54,9 @@ fuzz_target!(|input: Input| {
         let id = DisputeId::ALL[usize::from(*d) % DisputeId::ALL.len()];
         let names = id.reading_names();
         rules.set_reading(id, names[usize::from(*r) % names.len()]);
+    }
+    if let Some(p) = input.turn_rules {
+        rules.pick_turn_rules(p);
     }
     let span = rules.players.1 - rules.players.0 + 1;
     let players = rules.players.0 + input.players % span;
