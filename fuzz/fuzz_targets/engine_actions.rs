@@ -24,7 +24,7 @@ struct Input {
     /// (dispute index, reading index) switched over the rule set's own.
     readings: Vec<(u8, u8)>,
     /// The optional turn rules (`Rules::pick_turn_rules`), where given.
-    turn_rules: Option<[u8; 4]>,
+    turn_rules: Option<[u8; 5]>,
     /// One pick per action: an index into the legal actions.
     picks: Vec<u16>,
     /// Actions in text tried now and then (every 8th pick with its low bits set).

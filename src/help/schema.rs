@@ -153,6 +153,7 @@ fn plain(def: &RuleDef) -> Value {
         }
         Ty::Text => json!({ "type": "string" }),
         Ty::Int { min, max } => int(*min, *max),
+        Ty::Limit { min, max } => json!({ "anyOf": [int(*min, *max), { "const": "none" }] }),
         Ty::Bool => json!({ "type": "boolean" }),
         Ty::Choice(options) => json!({ "enum": scalar_forms(options) }),
         Ty::Reading(id) => json!({ "enum": scalar_forms(id.reading_names()) }),

@@ -43,6 +43,19 @@ pub(super) fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic
         _ => Vec::new(),
     };
     let mut rules = rules_of(raw, &rounds_spec, &mut diags);
+    if let Some(e) = raw.get("stock.rebuilds")
+        && rules.when_empty == WhenEmpty::EndHand
+    {
+        diags.push(
+            Diagnostic::new(
+                &e.origin.file,
+                e.origin.pos,
+                "stock.rebuilds",
+                "`stock.rebuilds` limits rebuilding the stock, which `stock.when-empty: end-hand` never does",
+            )
+            .with_hint("set `stock.when-empty: reshuffle-discards`, or leave `stock.rebuilds` out"),
+        );
+    }
     rules.discard_rules = discard_rules_of(raw, &rules, &mut diags);
     check::meaning(raw, top, &rules, &rounds_spec, &mut diags);
     if diags.is_empty() {
@@ -152,7 +165,13 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
         } else {
             WhenEmpty::EndHand
         },
-        stall_limit: int(raw, "stock.stall-limit") as u32,
+        stall_limit: match raw.get("stock.stall-limit").map(|e| &e.value) {
+            Some(Leaf::Int(n)) => *n as u32,
+            _ => super::STALL_BACKSTOP,
+        },
+        max_rebuilds: raw
+            .get("stock.rebuilds")
+            .map(|_| int(raw, "stock.rebuilds") as u16),
         points,
         readings,
         run_reach,

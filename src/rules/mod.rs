@@ -46,6 +46,11 @@ pub enum WhenEmpty {
     ReshuffleDiscards,
 }
 
+/// The stall limit under `stock.stall-limit: none`: not a rule but the engine's backstop, so that
+/// every hand still ends (a hand can only get there by taking and returning discards, or
+/// rebuilding the stock, for a million turns with no card reaching the table).
+pub const STALL_BACKSTOP: u32 = 1_000_000;
+
 /// Who plays first in a deal (`players.first`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FirstPlayer {
@@ -153,7 +158,10 @@ pub struct Rules {
     /// `going-out.not-on-contract-turn`.
     pub no_going_out_on_contract_turn: bool,
     pub when_empty: WhenEmpty,
+    /// `stock.stall-limit`; [`STALL_BACKSTOP`] under `none`.
     pub stall_limit: u32,
+    /// `stock.rebuilds`: how many times a hand's stock may be rebuilt; `None`: no limit.
+    pub max_rebuilds: Option<u16>,
     /// Points by rank number (index 1 = ace … 13 = king); index 0 is the joker.
     pub points: [u16; 14],
     pub readings: Readings,
@@ -354,13 +362,15 @@ impl Rules {
         listed | wilds
     }
 
-    /// Sets the optional turn rules from four picks, each ranging over every value, absence
+    /// Sets the optional turn rules from five picks, each ranging over every value, absence
     /// included: `players.first` (`picks[0]`), `discard.bans` (`picks[1]`: bits of [`ban`],
     /// `taken-kind` winning over `taken-card`), `discard.when-none-allowed` (`picks[2]`: a
-    /// relaxation lifts the bans in force, in an order the pick rotates) and
-    /// `going-out.not-on-contract-turn` (`picks[3]`). Every result is a combination the rules
-    /// language accepts. For the random-rules generators of tests and fuzz targets.
-    pub fn pick_turn_rules(&mut self, picks: [u8; 4]) {
+    /// relaxation lifts the bans in force, in an order the pick rotates),
+    /// `going-out.not-on-contract-turn` (`picks[3]`), and the ending (`picks[4]`: one time in
+    /// four `stock.stall-limit: none`, except under `push-with-one-stock-card=forbidden`, and
+    /// under `reshuffle-discards` a `stock.rebuilds` of 0 to 2 or none). Every result is a combination the rules language accepts. For the
+    /// random-rules generators of tests and fuzz targets.
+    pub fn pick_turn_rules(&mut self, picks: [u8; 5]) {
         self.first_player = match picks[0] % 5 {
             0 => None,
             1 => Some(FirstPlayer::DealerLeft),
@@ -421,6 +431,20 @@ impl Rules {
         self.discard_rules =
             (bans.is_some() || when_none.is_some()).then_some(DiscardRules { bans, when_none });
         self.no_going_out_on_contract_turn = picks[3] % 2 == 1;
+        // Where a push may be refused for a short stock (push-with-one-stock-card=forbidden),
+        // players may have to take and return the discard for ever: there only the stall
+        // limit ends the hand, and the backstop would make a game of millions of turns.
+        let may_loop =
+            self.readings.push_with_one_stock_card == reading::PushWithOneStockCard::Forbidden;
+        if picks[4] % 4 == 0 && !may_loop {
+            self.stall_limit = STALL_BACKSTOP;
+        }
+        if self.when_empty == WhenEmpty::ReshuffleDiscards {
+            self.max_rebuilds = match picks[4] / 4 % 4 {
+                3 => None,
+                n => Some(u16::from(n)),
+            };
+        }
     }
 
     /// Whether `discard.when-none-allowed: draw-until-allowed` is stated.

@@ -28,6 +28,11 @@ pub enum Ty {
     Rounds,
     /// The reading of a dispute.
     Reading(DisputeId),
+    /// An integer limit, or `none` (no limit).
+    Limit {
+        min: i64,
+        max: i64,
+    },
     /// A list of distinct names from a fixed set, in any order (`[wilds, taken-card]`); may be
     /// empty.
     List(&'static [&'static str]),
@@ -168,12 +173,18 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
     ),
     (
         "stock.stall-limit",
-        Ty::Int {
+        Ty::Limit {
             min: 1,
             max: 100_000,
         },
         true,
-        "a hand ends (as a stock-out) after this many turns in a row with no card reaching the table",
+        "a hand ends (as a stock-out) after this many turns in a row with no card reaching the table; none: no limit from the rules, the engine's backstop of 1000000 turns still ends a hand",
+    ),
+    (
+        "stock.rebuilds",
+        Ty::Int { min: 0, max: 1000 },
+        false,
+        "under `stock.when-empty: reshuffle-discards`, how many times a hand's stock may be rebuilt from the discards; then an empty stock ends the hand as under end-hand; absent: no limit",
     ),
     (
         "going-out.not-on-contract-turn",
@@ -710,6 +721,22 @@ fn decode_value(
             ),
             _ => fail(
                 format!("expected an integer, found {}", node.kind_name()),
+                None,
+            ),
+        },
+        Ty::Limit { min, max } => match (&node.value, node.scalar_text()) {
+            (Value::Int(n), _) if (*min..=*max).contains(n) => Some(Leaf::Int(*n)),
+            (Value::Int(n), _) => fail(
+                format!("{n} is out of range: expected {min} to {max}, or none"),
+                None,
+            ),
+            (_, Some(s)) if s == "none" => Some(Leaf::Choice(s)),
+            (_, Some(s)) => fail(
+                format!("`{s}` is not a limit"),
+                Some(format!("write an integer from {min} to {max}, or none")),
+            ),
+            _ => fail(
+                format!("expected an integer or none, found {}", node.kind_name()),
                 None,
             ),
         },

@@ -219,7 +219,8 @@ pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
         let def = spec::rule_def(path).ok_or_else(|| bad(&field, "unknown rule"))?;
         let leaf = match &def.ty {
             Ty::Text => Leaf::Text(text.into()),
-            Ty::Int { .. } => Leaf::Int(
+            Ty::Limit { .. } if text == "none" => Leaf::Choice(text.into()),
+            Ty::Int { .. } | Ty::Limit { .. } => Leaf::Int(
                 text.parse()
                     .map_err(|_| bad(&field, format!("`{text}` is not an integer")))?,
             ),

@@ -47,7 +47,7 @@ const SWITCHES: &[(DisputeId, &[&str])] = &[
     (DisputeId::ContractTurnExtras, &["allowed", "next-turn"]),
 ];
 
-fn game_at(seed: u64, steps: usize, picks: &[usize], turn_rules: Option<[u8; 4]>) -> Game {
+fn game_at(seed: u64, steps: usize, picks: &[usize], turn_rules: Option<[u8; 5]>) -> Game {
     let mut rules = crate::common::push();
     for ((id, names), k) in SWITCHES.iter().zip(picks) {
         rules.set_reading(*id, names[k % names.len()]);
@@ -255,7 +255,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
     #[test]
-    fn legal_actions_and_apply_agree(seed in 0u64..5000, steps in 0usize..150, picks in proptest::collection::vec(0usize..3, SWITCHES.len()), turn_rules in proptest::option::of(any::<[u8; 4]>()), tries in 0u64..1000) {
+    fn legal_actions_and_apply_agree(seed in 0u64..5000, steps in 0usize..150, picks in proptest::collection::vec(0usize..3, SWITCHES.len()), turn_rules in proptest::option::of(any::<[u8; 5]>()), tries in 0u64..1000) {
         let g = game_at(seed, steps, &picks, turn_rules);
         prop_assume!(!g.is_over());
         let complete = g.legal_melds().complete;

@@ -176,14 +176,15 @@ proptest! {
     /// Under any built-in rule set, random readings of the disputes the turn rules meet
     /// (discard-restrictions, no-legal-discard, going-out, six-ten-first-player) and random turn
     /// rules (`players.first`, `discard.bans`, `discard.when-none-allowed`,
-    /// `going-out.not-on-contract-turn`: `Rules::pick_turn_rules`), every state the players reach
+    /// `going-out.not-on-contract-turn`, `stock.stall-limit: none`, `stock.rebuilds`:
+    /// `Rules::pick_turn_rules`), every state the players reach
     /// has a legal move among the table actions (a draw, a discard, `draw-stock` or `end-turn`),
     /// the players' moves are legal, and the game ends.
     #[test]
     fn games_under_random_turn_rules_end_and_always_have_a_legal_move(
         rules in 0usize..BUILT_IN.len(),
         readings in any::<[u8; 4]>(),
-        turn_rules in any::<[u8; 4]>(),
+        turn_rules in any::<[u8; 5]>(),
         seed in any::<u64>(),
     ) {
         let mut r = load(BUILT_IN[rules].0, &[]).expect("built-in loads").rules;

@@ -187,6 +187,8 @@ pub struct Deal {
     pub table_progress: bool,
     /// Turns in a row in which no card reached the table.
     pub stall: u32,
+    /// Times the stock was rebuilt from the discards in this hand (`stock.rebuilds`).
+    pub rebuilds: u16,
     /// The last push: (from, to, stock cards pushed, shown to every seat).
     pub last_push: Option<(u8, u8, Vec<Card>, bool)>,
 }
@@ -206,6 +208,7 @@ impl Deal {
             contract_turn: false,
             table_progress: false,
             stall: 0,
+            rebuilds: 0,
             last_push: None,
         }
     }
