@@ -550,6 +550,10 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                 Ty::Text => "text".to_string(),
                 Ty::Int { min, max } => format!("an integer from {min} to {max}"),
                 Ty::Limit { min, max } => format!("an integer from {min} to {max}, or none"),
+                Ty::DeckTiers => {
+                    "a list of tiers, each {players: N or \"A-B\", standard-decks: N, jokers: N}"
+                        .to_string()
+                }
                 Ty::Bool => "true or false".to_string(),
                 Ty::Choice(o) => format!("one of {}", o.join(", ")),
                 Ty::PlayerRange => "a player count, 4, or a range \"3-6\"".to_string(),

@@ -153,6 +153,23 @@ fn plain(def: &RuleDef) -> Value {
         }
         Ty::Text => json!({ "type": "string" }),
         Ty::Int { min, max } => int(*min, *max),
+        Ty::DeckTiers => json!({
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "players": {
+                        "description": "a player count, or a range \"A-B\"",
+                        "anyOf": [int(2, 12), { "type": "string", "pattern": "^\\s*\\d+\\s*(?:-\\s*\\d+\\s*)?$" }]
+                    },
+                    "standard-decks": int(1, 16),
+                    "jokers": int(0, 64)
+                },
+                "required": ["players", "standard-decks", "jokers"],
+                "additionalProperties": false
+            }
+        }),
         Ty::Limit { min, max } => json!({ "anyOf": [int(*min, *max), { "const": "none" }] }),
         Ty::Bool => json!({ "type": "boolean" }),
         Ty::Choice(options) => json!({ "enum": scalar_forms(options) }),

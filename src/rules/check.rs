@@ -9,8 +9,9 @@ use super::spec::{Component, MeldKind, RawRules, RoundSpec};
 use crate::base::diag::Diagnostic;
 use crate::base::yaml::Pos;
 
-const DEAL_RELATED: [&str; 6] = [
+const DEAL_RELATED: [&str; 7] = [
     "players.count",
+    "decks.by-players",
     "decks.standard-decks",
     "decks.jokers",
     "decks.large-table.standard-decks",
@@ -142,15 +143,28 @@ impl Checks<'_> {
                 break;
             }
         }
-        let (decks, jokers) = rules.pack(rules.players.0);
-        let wilds = usize::from(jokers)
-            + if rules.twos_wild {
-                4 * usize::from(decks)
-            } else {
-                0
-            };
+        // The smallest pack of the allowed player counts (the fewest players' unless
+        // `decks.by-players` says otherwise), and the largest set the packs all allow.
+        let counts = rules.players.0..=rules.players.1;
+        let smallest = counts
+            .clone()
+            .min_by_key(|&n| rules.pack_size(n))
+            .unwrap_or(rules.players.0);
+        let max_set = counts
+            .map(|n| {
+                let (decks, jokers) = rules.pack(n);
+                let wilds = usize::from(jokers)
+                    + if rules.twos_wild {
+                        4 * usize::from(decks)
+                    } else {
+                        0
+                    };
+                rules.max_set(usize::from(decks), wilds)
+            })
+            .min()
+            .unwrap_or(0);
         let total: usize = r.contract.iter().map(|c| usize::from(c.size)).sum();
-        if total > rules.pack_size(rules.players.0) {
+        if total > rules.pack_size(smallest) {
             self.push(
                 Diagnostic::new(
                     file,
@@ -158,7 +172,7 @@ impl Checks<'_> {
                     &format!("rounds[{i}].contract"),
                     format!(
                         "the contract needs {total} cards; the pack has {}",
-                        rules.pack_size(rules.players.0)
+                        rules.pack_size(smallest)
                     ),
                 ),
                 &DEAL_RELATED,
@@ -168,10 +182,7 @@ impl Checks<'_> {
             let path = format!("rounds[{i}].contract[{j}]");
             let pos = r.contract_pos[j];
             match c.kind {
-                MeldKind::Set => {
-                    let max = rules.max_set(usize::from(decks), wilds);
-                    self.contract_set(c, file, pos, &path, max);
-                }
+                MeldKind::Set => self.contract_set(c, file, pos, &path, max_set),
                 MeldKind::Run => self.contract_run(c, file, pos, &path),
             }
         }

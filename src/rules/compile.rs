@@ -43,6 +43,34 @@ pub(super) fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic
         _ => Vec::new(),
     };
     let mut rules = rules_of(raw, &rounds_spec, &mut diags);
+    if let Some(e) = raw.get("decks.by-players") {
+        for t in &rules.deck_tiers {
+            let (lo, hi) = rules.players;
+            let bad = t.from > t.to
+                || t.from < lo
+                || t.to > hi
+                || !(1..=16).contains(&t.standard_decks)
+                || t.jokers > 64;
+            if bad {
+                diags.push(
+                    Diagnostic::new(
+                        &e.origin.file,
+                        e.origin.pos,
+                        "decks.by-players",
+                        format!(
+                            "the tier for {}-{} players ({} decks, {} jokers) is not a pack for this game, played by {}",
+                            t.from,
+                            t.to,
+                            t.standard_decks,
+                            t.jokers,
+                            if lo == hi { lo.to_string() } else { format!("{lo} to {hi}") }
+                        ),
+                    )
+                    .with_hint("name only player counts of `players.count`, with 1 to 16 decks and at most 64 jokers"),
+                );
+            }
+        }
+    }
     if let Some(e) = raw.get("stock.rebuilds")
         && rules.when_empty == WhenEmpty::EndHand
     {
@@ -131,6 +159,10 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
         standard_decks: int(raw, "decks.standard-decks") as u8,
         jokers: int(raw, "decks.jokers") as u8,
         large_table,
+        deck_tiers: match raw.get("decks.by-players").map(|e| &e.value) {
+            Some(Leaf::DeckTiers(t)) => t.clone(),
+            _ => Vec::new(),
+        },
         twos_wild: flag(raw, "wilds.twos"),
         set_min: int(raw, "sets.min-size") as u8,
         run_min: int(raw, "runs.min-length") as u8,

@@ -141,6 +141,8 @@ pub struct Rules {
     pub standard_decks: u8,
     pub jokers: u8,
     pub large_table: Option<LargeTable>,
+    /// `decks.by-players`: the pack of the player counts a tier names (empty where not stated).
+    pub deck_tiers: Vec<spec::DeckTier>,
     pub twos_wild: bool,
     pub set_min: u8,
     pub run_min: u8,
@@ -219,6 +221,13 @@ impl Rules {
 
     /// Standard decks and jokers in the pack for `players`.
     pub fn pack(&self, players: u8) -> (u8, u8) {
+        if let Some(t) = self
+            .deck_tiers
+            .iter()
+            .find(|t| (t.from..=t.to).contains(&players))
+        {
+            return (t.standard_decks, t.jokers);
+        }
         let mut decks = self.standard_decks;
         let mut jokers = self.jokers;
         if let Some(lt) = self.large_table {
@@ -368,7 +377,8 @@ impl Rules {
     /// relaxation lifts the bans in force, in an order the pick rotates),
     /// `going-out.not-on-contract-turn` (`picks[3]`), and the ending (`picks[4]`: one time in
     /// four `stock.stall-limit: none`, except under `push-with-one-stock-card=forbidden`, and
-    /// under `reshuffle-discards` a `stock.rebuilds` of 0 to 2 or none). Every result is a combination the rules language accepts. For the
+    /// under `reshuffle-discards` a `stock.rebuilds` of 0 to 2 or none; one time in two a
+    /// `decks.by-players` that adds jokers). Every result is a combination the rules language accepts. For the
     /// random-rules generators of tests and fuzz targets.
     pub fn pick_turn_rules(&mut self, picks: [u8; 5]) {
         self.first_player = match picks[0] % 5 {
@@ -438,6 +448,21 @@ impl Rules {
             self.readings.push_with_one_stock_card == reading::PushWithOneStockCard::Forbidden;
         if picks[4] % 4 == 0 && !may_loop {
             self.stall_limit = STALL_BACKSTOP;
+        }
+        // One time in two, a pack by player count: the same decks and one to three jokers
+        // more (more cards never make a deal or a contract impossible).
+        self.deck_tiers.clear();
+        if picks[4] / 16 % 2 == 1 {
+            let tiers = (self.players.0..=self.players.1).map(|n| {
+                let (standard_decks, jokers) = self.pack(n);
+                spec::DeckTier {
+                    from: n,
+                    to: n,
+                    standard_decks,
+                    jokers: jokers + 1 + n % 3,
+                }
+            });
+            self.deck_tiers = tiers.collect();
         }
         if self.when_empty == WhenEmpty::ReshuffleDiscards {
             self.max_rebuilds = match picks[4] / 4 % 4 {

@@ -28,6 +28,8 @@ pub enum Ty {
     Rounds,
     /// The reading of a dispute.
     Reading(DisputeId),
+    /// The pack by player count: a list of `{players, standard-decks, jokers}`.
+    DeckTiers,
     /// An integer limit, or `none` (no limit).
     Limit {
         min: i64,
@@ -98,6 +100,12 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         Ty::Int { min: 0, max: 32 },
         false,
         "jokers added at a large table",
+    ),
+    (
+        "decks.by-players",
+        Ty::DeckTiers,
+        false,
+        "the pack by number of players: a list of {players: N or \"A-B\", standard-decks: N, jokers: N}; a player count a tier names plays with exactly those cards (decks.standard-decks, decks.jokers and the large table then do not apply to it); counts no tier names use them",
     ),
     (
         "wilds.twos",
@@ -287,6 +295,25 @@ pub struct RoundSpec {
     pub contract_pos: Vec<Pos>,
 }
 
+/// One entry of `decks.by-players`: the pack for `from` to `to` players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DeckTier {
+    pub from: u8,
+    pub to: u8,
+    pub standard_decks: u8,
+    pub jokers: u8,
+}
+
+impl DeckTier {
+    fn players(&self) -> String {
+        if self.from == self.to {
+            self.from.to_string()
+        } else {
+            format!("{}-{}", self.from, self.to)
+        }
+    }
+}
+
 /// A rule's value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Leaf {
@@ -300,6 +327,8 @@ pub enum Leaf {
     List(Vec<String>),
     /// `{relax: [BAN, …]}` ([`Ty::WhenNone`]).
     Relax(Vec<String>),
+    /// The pack by player count ([`Ty::DeckTiers`]).
+    DeckTiers(Vec<DeckTier>),
 }
 
 impl Leaf {
@@ -329,6 +358,11 @@ impl Leaf {
             Leaf::Range(a, b) => format!("{a}-{b}"),
             Leaf::List(v) => v.join(","),
             Leaf::Relax(v) => format!("relax:{}", v.join(",")),
+            Leaf::DeckTiers(t) => t
+                .iter()
+                .map(|x| format!("{}:{},{}", x.players(), x.standard_decks, x.jokers))
+                .collect::<Vec<_>>()
+                .join(";"),
             Leaf::Rounds(r) => r
                 .iter()
                 .map(|x| {
@@ -680,6 +714,7 @@ fn decode_value(
 ) -> Option<Leaf> {
     let path = def.path.as_str();
     match &def.ty {
+        Ty::DeckTiers => return decode_tiers(file, node, path, diags).map(Leaf::DeckTiers),
         Ty::List(options) => return decode_names(file, node, path, options, diags).map(Leaf::List),
         Ty::WhenNone(choices, bans) => {
             return decode_when_none(file, node, path, choices, bans, diags);
@@ -813,7 +848,7 @@ fn decode_value(
             }
         }
         Ty::Rounds => decode_rounds(file, node, diags).map(Leaf::Rounds),
-        Ty::List(_) | Ty::WhenNone(..) => unreachable!("decoded above"),
+        Ty::List(_) | Ty::WhenNone(..) | Ty::DeckTiers => unreachable!("decoded above"),
     }
 }
 
@@ -883,6 +918,140 @@ fn decode_when_none(
     };
     diags.push(problem(node.pos, path, msg, hint));
     None
+}
+
+/// `decks.by-players`: a list of `{players, standard-decks, jokers}`.
+fn decode_tiers(
+    file: &str,
+    node: &Node,
+    path: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<DeckTier>> {
+    let example = "write a list like [{players: \"2-4\", standard-decks: 2, jokers: 3}]";
+    let Value::Seq(items) = &node.value else {
+        diags.push(
+            Diagnostic::new(
+                file,
+                node.pos,
+                path,
+                format!("expected a list of tiers, found {}", node.kind_name()),
+            )
+            .with_hint(example),
+        );
+        return None;
+    };
+    let before = diags.len();
+    let mut out = Vec::new();
+    let mut places = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let ipath = format!("{path}[{i}]");
+        let Value::Map(entries) = &item.value else {
+            diags.push(
+                Diagnostic::new(
+                    file,
+                    item.pos,
+                    &ipath,
+                    format!("a tier is a map; this is {}", item.kind_name()),
+                )
+                .with_hint(example),
+            );
+            continue;
+        };
+        let (mut players, mut decks, mut jokers) = (None, None, None);
+        for (k, v) in entries {
+            let key = k.scalar_text().unwrap_or_else(|| "?".into());
+            let at = format!("{ipath}.{key}");
+            let mut number = |min: i64, max: i64, what: &str| match v.value {
+                Value::Int(n) if (min..=max).contains(&n) => Some(n as u8),
+                _ => {
+                    diags.push(Diagnostic::new(
+                        file,
+                        v.pos,
+                        &at,
+                        format!("{what} must be an integer from {min} to {max}"),
+                    ));
+                    None
+                }
+            };
+            match key.as_str() {
+                "standard-decks" => decks = number(1, 16, "standard-decks"),
+                "jokers" => jokers = number(0, 64, "jokers"),
+                "players" => {
+                    let parsed = match &v.value {
+                        Value::Int(n) => u8::try_from(*n).ok().map(|n| (n, n)),
+                        Value::Str(s) => parse_range(s),
+                        _ => None,
+                    };
+                    match parsed {
+                        Some((a, b)) if (2..=12).contains(&a) && (a..=12).contains(&b) => {
+                            players = Some((a, b));
+                        }
+                        _ => diags.push(
+                            Diagnostic::new(
+                                file,
+                                v.pos,
+                                &at,
+                                "players must be a count from 2 to 12, or a range like \"5-6\"",
+                            )
+                            .with_hint("write the range low to high"),
+                        ),
+                    }
+                }
+                _ => diags.push(
+                    Diagnostic::new(file, k.pos, &at, format!("unknown key `{key}`")).with_hint(
+                        match did_you_mean(&key, ["players", "standard-decks", "jokers"]) {
+                            Some(s) => format!("did you mean `{s}`?"),
+                            None => "a tier has `players`, `standard-decks` and `jokers`".into(),
+                        },
+                    ),
+                ),
+            }
+        }
+        match (players, decks, jokers) {
+            (Some((from, to)), Some(standard_decks), Some(jokers)) => {
+                out.push(DeckTier {
+                    from,
+                    to,
+                    standard_decks,
+                    jokers,
+                });
+                places.push((item.pos, ipath));
+            }
+            _ if diags.len() == before => diags.push(
+                Diagnostic::new(
+                    file,
+                    item.pos,
+                    &ipath,
+                    "a tier names `players`, `standard-decks` and `jokers`",
+                )
+                .with_hint(example),
+            ),
+            _ => {}
+        }
+    }
+    if items.is_empty() {
+        diags.push(
+            Diagnostic::new(file, node.pos, path, "the list names no tier").with_hint(example),
+        );
+    }
+    for (i, t) in out.iter().enumerate() {
+        if let Some(o) = out[..i].iter().find(|o| t.from <= o.to && o.from <= t.to) {
+            diags.push(
+                Diagnostic::new(
+                    file,
+                    places[i].0,
+                    &places[i].1,
+                    format!(
+                        "the tiers for {} and {} players overlap",
+                        o.players(),
+                        t.players()
+                    ),
+                )
+                .with_hint("name each player count in one tier only"),
+            );
+        }
+    }
+    (diags.len() == before).then_some(out)
 }
 
 /// A list of distinct names from `options` (`[wilds, taken-card]`).
@@ -1219,6 +1388,17 @@ fn render_leaf(leaf: &Leaf, indent: &str) -> String {
         Leaf::Range(a, b) => format!("\"{a}-{b}\""),
         Leaf::List(v) => format!("[{}]", v.join(", ")),
         Leaf::Relax(v) => format!("{{relax: [{}]}}", v.join(", ")),
+        Leaf::DeckTiers(tiers) => tiers
+            .iter()
+            .map(|t| {
+                format!(
+                    "\n{indent}  - {{players: \"{}\", standard-decks: {}, jokers: {}}}",
+                    t.players(),
+                    t.standard_decks,
+                    t.jokers
+                )
+            })
+            .collect(),
         Leaf::Rounds(rounds) => {
             let mut s = String::new();
             for r in rounds {

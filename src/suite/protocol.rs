@@ -220,6 +220,27 @@ pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
         let leaf = match &def.ty {
             Ty::Text => Leaf::Text(text.into()),
             Ty::Limit { .. } if text == "none" => Leaf::Choice(text.into()),
+            // As the listing writes it: `2-4:2,3;5:3,4`.
+            Ty::DeckTiers => {
+                let mut tiers = Vec::new();
+                for part in text.split(';').filter(|p| !p.trim().is_empty()) {
+                    let tier = || -> Option<spec::DeckTier> {
+                        let (players, pack) = part.split_once(':')?;
+                        let (from, to) = players.split_once('-').unwrap_or((players, players));
+                        let (decks, jokers) = pack.split_once(',')?;
+                        Some(spec::DeckTier {
+                            from: from.trim().parse().ok()?,
+                            to: to.trim().parse().ok()?,
+                            standard_decks: decks.trim().parse().ok()?,
+                            jokers: jokers.trim().parse().ok()?,
+                        })
+                    };
+                    tiers.push(tier().ok_or_else(|| {
+                        bad(&field, format!("`{part}` is not PLAYERS:DECKS,JOKERS"))
+                    })?);
+                }
+                Leaf::DeckTiers(tiers)
+            }
             Ty::Int { .. } | Ty::Limit { .. } => Leaf::Int(
                 text.parse()
                     .map_err(|_| bad(&field, format!("`{text}` is not an integer")))?,

@@ -212,7 +212,7 @@ fn every_turn_rule_plays_to_the_end() {
         let base = load(game, &[]).unwrap().rules;
         for k in 0..66u8 {
             let mut rules = base.clone();
-            rules.pick_turn_rules([k % 5, k % 33, k % 20, k / 33, k % 16]);
+            rules.pick_turn_rules([k % 5, k % 33, k % 20, k / 33, k % 32]);
             play_many(
                 &rules,
                 games(4, 1),
