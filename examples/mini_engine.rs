@@ -990,10 +990,13 @@ fn start(msg: &Value, bug: Bug) -> Result<Game, Outcome> {
             )));
         }
     }
+    // A stated `scoring.points.2` (or `.A`) overrides the reading, which then decides nothing.
     let reading_points = |key: &str| values.get(key).and_then(number);
-    let twos = reading_points("readings.two-penalty-value")
+    let twos = reading_points("scoring.points.2")
+        .or_else(|| reading_points("readings.two-penalty-value"))
         .ok_or_else(|| unsupported("no two value".into()))?;
-    let aces = reading_points("readings.ace-penalty-value")
+    let aces = reading_points("scoring.points.A")
+        .or_else(|| reading_points("readings.ace-penalty-value"))
         .ok_or_else(|| unsupported("no ace value".into()))?;
     for c in 0..52u8 {
         match rank(c) {

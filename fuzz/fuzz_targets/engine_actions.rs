@@ -1,5 +1,6 @@
 //! Random action sequences on the engine. A game of a built-in rule set (some readings switched,
-//! and maybe the optional turn rules: first player, discard bans, going out)
+//! house scoring rules set: card values, sides, the going-out bonus; and maybe the optional turn
+//! rules: first player, discard bans, going out)
 //! is played by picking, at each turn, one of `legal_actions()`; every action listed must be
 //! accepted (`accepts`), the picked one must apply, and the invariants (`check_invariants`: every
 //! card in one place, totals the sum of the hands' points) hold after each. Now and then an
@@ -11,7 +12,7 @@ use libfuzzer_sys::fuzz_target;
 use push_rummy::engine::action_text::parse_action;
 use push_rummy::rules::disputes::DisputeId;
 use push_rummy::engine::game::Game;
-use push_rummy::rules::{BUILT_IN, load};
+use push_rummy::rules::{BUILT_IN, Sides, load};
 use push_rummy::suite::transcript::state;
 use std::sync::{Arc, OnceLock};
 
@@ -25,6 +26,10 @@ struct Input {
     readings: Vec<(u8, u8)>,
     /// The optional turn rules (`Rules::pick_turn_rules`), where given.
     turn_rules: Option<[u8; 5]>,
+    /// House scoring rules set over the rule set's own: the points of aces and of twos (each
+    /// `None`: the reading decides), who scores together (0: the reading decides, 1:
+    /// individual, 2: partnerships where the players allow them), the going-out bonus.
+    scoring: (Option<u8>, Option<u8>, u8, u8),
     /// One pick per action: an index into the legal actions.
     picks: Vec<u16>,
     /// Actions in text tried now and then (every 8th pick with its low bits set).
@@ -60,6 +65,15 @@ fuzz_target!(|input: Input| {
     }
     let span = rules.players.1 - rules.players.0 + 1;
     let players = rules.players.0 + input.players % span;
+    let (ace, two, sides, bonus) = input.scoring;
+    rules.stated_points = [ace.map(u16::from), two.map(u16::from)];
+    rules.sides = match sides % 3 {
+        1 => Some(Sides::Individual),
+        2 if players >= 4 && players.is_multiple_of(2) => Some(Sides::Partnerships),
+        _ => None,
+    };
+    rules.going_out_bonus = u16::from(bonus);
+    rules.refresh();
     let dealer = input.dealer % players;
     let Ok(mut game) = Game::new(Arc::new(rules), players, dealer, input.seed, vec![]) else {
         panic!("a game of the allowed players with a seated dealer sets up");

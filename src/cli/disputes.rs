@@ -6,7 +6,7 @@ use super::common::{Common, Failure, bad_input, load_failure, pretty_json, readi
 use clap::{Args, Subcommand};
 use push_rummy::rules::disputes::DisputeId;
 use push_rummy::rules::disputes::register::{self, Entry};
-use push_rummy::rules::{self, BUILT_IN};
+use push_rummy::rules::{self, BUILT_IN, overrides};
 use push_rummy::suite::settle;
 use serde_json::{Value, json};
 
@@ -95,7 +95,11 @@ fn show(common: &Common, id: &str, suite: Option<String>) -> Result<u8, Failure>
         out!(
             "{}",
             pretty_json(
-                &json!({ "dispute": e, "rule_sets": users.iter().map(|(n, r)| json!({ "rules": n, "reading": r })).collect::<Vec<_>>(), "scenarios": settlements })
+                &json!({ "dispute": e, "rule_sets": users.iter().map(|(n, r, own)| if own.is_empty() {
+                    json!({ "rules": n, "reading": r })
+                } else {
+                    json!({ "rules": n, "reading": r, "overridden_by": own })
+                }).collect::<Vec<_>>(), "overriding_rules": overrides::overriding(dispute).collect::<Vec<_>>(), "scenarios": settlements })
             )
         );
     } else {
@@ -111,12 +115,18 @@ fn show(common: &Common, id: &str, suite: Option<String>) -> Result<u8, Failure>
     Ok(0)
 }
 
-/// Which built-in rule sets use which reading of `dispute` (rule set, reading).
-fn readings_in_use(dispute: DisputeId) -> Vec<(String, String)> {
-    let mut users: Vec<(String, String)> = Vec::new();
+/// Which built-in rule sets use which reading of `dispute`: (rule set, reading, the rules it
+/// states instead as `PATH: VALUE`). A rule set that states a rule overriding the dispute
+/// (`rules::overrides`) uses no reading of it: its own value decides.
+fn readings_in_use(dispute: DisputeId) -> Vec<(String, String, Vec<String>)> {
+    let mut users = Vec::new();
     for (name, _, _) in BUILT_IN {
         if let Ok(l) = rules::load(name, &[]) {
-            users.push((name.to_string(), l.rules.readings.name(dispute).to_string()));
+            users.push((
+                name.to_string(),
+                l.rules.readings.name(dispute).to_string(),
+                overrides::stated_overrides(&l.raw, dispute),
+            ));
         }
     }
     users
@@ -124,7 +134,7 @@ fn readings_in_use(dispute: DisputeId) -> Vec<(String, String)> {
 
 /// A register entry for people: the question, each reading with its sources and the rule sets
 /// using it, and the defaults with their reasons.
-fn print_entry(e: &Entry, users: &[(String, String)]) {
+fn print_entry(e: &Entry, users: &[(String, String, Vec<String>)]) {
     out!("{} — {}", e.id, e.title);
     out!("{}", e.question);
     // The register's `games` are the games whose sources raise the dispute; the engine applies
@@ -144,11 +154,21 @@ fn print_entry(e: &Entry, users: &[(String, String)]) {
         }
         let using: Vec<&str> = users
             .iter()
-            .filter(|(_, x)| *x == r.name)
-            .map(|(n, _)| n.as_str())
+            .filter(|(_, x, own)| *x == r.name && own.is_empty())
+            .map(|(n, _, _)| n.as_str())
             .collect();
         if !using.is_empty() {
             out!("  used by: {}", using.join(", "));
+        }
+    }
+    let overriding: Vec<&str> = overrides::overriding(dispute_of(e)).collect();
+    if !overriding.is_empty() {
+        out!(
+            "\na rule set may state its own value instead: {} (when stated, no reading of this dispute decides)",
+            overriding.join(", ")
+        );
+        for (n, _, own) in users.iter().filter(|(_, _, own)| !own.is_empty()) {
+            out!("  states its own value: {n} ({})", own.join(", "));
         }
     }
     out!("\ndefaults:");
@@ -220,6 +240,11 @@ fn affecting(common: &Common, scenario: &str) -> Result<u8, Failure> {
     Ok(0)
 }
 
+/// The dispute of a register entry (the register and the generated ids agree).
+fn dispute_of(e: &Entry) -> DisputeId {
+    DisputeId::from_id(&e.id).expect("the register and the generated ids agree")
+}
+
 /// A dispute id from the command line, or a failure naming the ids (and the nearest one).
 fn dispute_arg(id: &str) -> Result<DisputeId, Failure> {
     DisputeId::from_id(id).ok_or_else(|| {
@@ -238,6 +263,13 @@ fn dispute_arg(id: &str) -> Result<DisputeId, Failure> {
 /// A settlement for people: each reading's end, then where each other reading parts.
 fn print_settlement(s: &settle::Settlement) {
     out!("\n  {} — {}", s.scenario, s.title);
+    if !s.overridden_by.is_empty() {
+        out!(
+            "    its rules state {}: no reading of {} decides here",
+            s.overridden_by.join(", "),
+            s.dispute
+        );
+    }
     for r in &s.runs {
         let mark = if r.in_force { " (in force)" } else { "" };
         match &r.end {

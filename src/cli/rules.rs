@@ -3,8 +3,9 @@
 
 use super::common::{Common, Failure, load_rules, pretty_json, readings, rendered};
 use clap::{Args, Subcommand};
+use push_rummy::rules::disputes::DisputeId;
 use push_rummy::rules::spec::{self, Leaf};
-use push_rummy::rules::{self, BUILT_IN, Loaded};
+use push_rummy::rules::{self, BUILT_IN, Loaded, overrides};
 use serde_json::{Value, json};
 
 // No doc comment here: the command's help is the doc of `Command::Rules` in main.rs.
@@ -86,10 +87,18 @@ fn show(common: &Common, name: Option<&str>) -> Result<u8, Failure> {
                 rules.insert(def.path.clone(), leaf_json(&e.value));
             }
         }
+        // The readings that stated rules override: dispute id → the rules, `PATH: VALUE`.
+        let overridden: serde_json::Map<String, Value> = DisputeId::ALL
+            .iter()
+            .filter_map(|id| {
+                let by = overrides::stated_overrides(&loaded.raw, *id);
+                (!by.is_empty()).then(|| (id.id().to_string(), json!(by)))
+            })
+            .collect();
         out!(
             "{}",
             pretty_json(
-                &json!({ "game": loaded.rules.game, "from": loaded.chain, "rules": rules })
+                &json!({ "game": loaded.rules.game, "from": loaded.chain, "rules": rules, "overridden": overridden })
             )
         );
     } else {
@@ -146,7 +155,19 @@ fn diff(common: &Common, a: &str, b: &str) -> Result<u8, Failure> {
         let vb = lb.raw.get(&def.path).map(|e| leaf_json(&e.value));
         if va != vb {
             let dispute = def.path.strip_prefix("readings.").map(str::to_string);
-            diffs.push(json!({ "rule": def.path, "a": va, "b": vb, "dispute": dispute }));
+            // Where a stated rule overrides the dispute in a rule set, that reading decides
+            // nothing there: the rules that do, `PATH: VALUE`, per side.
+            let overridden = |l: &Loaded| {
+                dispute
+                    .as_deref()
+                    .and_then(DisputeId::from_id)
+                    .map(|id| overrides::stated_overrides(&l.raw, id))
+                    .unwrap_or_default()
+            };
+            diffs.push(
+                json!({ "rule": def.path, "a": va, "b": vb, "dispute": dispute,
+                "overridden": { "a": overridden(&la), "b": overridden(&lb) } }),
+            );
         }
     }
     if common.json {
@@ -174,10 +195,23 @@ fn print_differences(a: &str, b: &str, la: &Loaded, lb: &Loaded, diffs: &[Value]
         lb.rules.name,
         diffs.len()
     );
-    let text = |l: &Loaded, path: &str| {
-        l.raw
-            .get(path)
-            .map_or_else(|| "(unset)".to_string(), |e| Leaf::text(&e.value))
+    let text = |l: &Loaded, path: &str, overridden: &Value| {
+        let by: Vec<&str> = overridden
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        match l.raw.get(path) {
+            Some(e) if by.is_empty() => Leaf::text(&e.value),
+            Some(e) => format!("{} (overridden by {})", Leaf::text(&e.value), by.join(", ")),
+            // An optional rule that overrides a dispute: left out, the reading decides.
+            None => match overrides::overridden_by(path) {
+                Some(id) => format!(
+                    "(unset: the reading of {id} decides, {})",
+                    l.rules.readings.name(id)
+                ),
+                None => "(unset)".to_string(),
+            },
+        }
     };
     for d in diffs {
         let rule = d["rule"].as_str().unwrap_or("");
@@ -185,7 +219,11 @@ fn print_differences(a: &str, b: &str, la: &Loaded, lb: &Loaded, diffs: &[Value]
             Some(id) => format!("dispute {id}"),
             None => rule.to_string(),
         };
-        out!("  {label}: {} | {}", text(la, rule), text(lb, rule));
+        out!(
+            "  {label}: {} | {}",
+            text(la, rule, &d["overridden"]["a"]),
+            text(lb, rule, &d["overridden"]["b"])
+        );
     }
 }
 

@@ -26,7 +26,7 @@ pub struct Start {
     pub seed: u64,
     /// Points per side of hands played before the start, one row per hand (the last row is "the
     /// last hand" for the reading `ties`).
-    pub scores: Vec<Vec<u32>>,
+    pub scores: Vec<Vec<i64>>,
     /// Explicit pack orders (first card on top) for the coming deals, used before the generator.
     pub decks: Vec<Vec<Card>>,
 }
@@ -262,7 +262,7 @@ impl Game {
                 ));
             }
             for (t, p) in g.totals.iter_mut().zip(row) {
-                *t += i64::from(*p);
+                *t += *p;
             }
             // How the earlier hands ended is not known; only their points count.
             Arc::make_mut(&mut g.results).push(HandResult {

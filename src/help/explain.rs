@@ -20,6 +20,7 @@ use crate::base::diag::did_you_mean;
 use crate::base::yaml::{self, Node, Value as Y};
 use crate::engine::game::Reason;
 use crate::rules::disputes::{DisputeId, register};
+use crate::rules::overrides;
 use crate::rules::spec::{self, RuleDef, Ty};
 use serde::Serialize;
 use std::path::Path;
@@ -136,6 +137,12 @@ pub struct Explanation {
     pub scenarios: Vec<ScenarioRef>,
     /// For a rule: what each built-in game's file gives it, with the sources it cites.
     pub citations: Vec<RuleCitation>,
+    /// For a rule that overrides a dispute when stated (`rules::overrides`): the dispute.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overrides: Option<String>,
+    /// For a dispute: the rules a rule set may state instead of using a reading of it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overridden_by: Vec<String>,
     /// Every source named above, once, in order.
     pub sources: Vec<String>,
 }
@@ -179,11 +186,11 @@ pub fn lookup(word: &str) -> Result<Topic, Unknown> {
     if let Some(def) = spec::rule_def(w) {
         return Ok(Topic::Rule(def));
     }
-    // Aces and twos have no `scoring.points` key: a dispute gives their value.
-    match w.to_ascii_lowercase().as_str() {
-        "scoring.points.a" => return Ok(Topic::Dispute(DisputeId::AcePenaltyValue, None)),
-        "scoring.points.2" => return Ok(Topic::Dispute(DisputeId::TwoPenaltyValue, None)),
-        _ => {}
+    // A card key written in lower case (`scoring.points.a`, `scoring.points.jk`).
+    if let Some(key) = w.strip_prefix("scoring.points.")
+        && let Some(def) = spec::rule_def(&format!("scoring.points.{}", key.to_ascii_uppercase()))
+    {
+        return Ok(Topic::Rule(def));
     }
     let mentions = mentions(w);
     let words = known_words();
@@ -493,6 +500,8 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                     .map(|s| scenarios_expecting(s, r.code()))
                     .unwrap_or_default(),
                 citations: Vec::new(),
+                overrides: None,
+                overridden_by: Vec::new(),
                 sources: Vec::new(),
             }
         }
@@ -535,12 +544,15 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                 reasons,
                 scenarios: Vec::new(),
                 citations: Vec::new(),
+                overrides: None,
+                overridden_by: overrides::overriding(d).map(str::to_string).collect(),
                 sources: Vec::new(),
             }
         }
         Topic::Rule(def) => {
-            let disputes = match def.ty {
-                Ty::Reading(d) => vec![dispute_info(d, None)],
+            let overrides = overrides::overridden_by(&def.path);
+            let disputes = match (def.ty.clone(), overrides) {
+                (Ty::Reading(d), _) | (_, Some(d)) => vec![dispute_info(d, None)],
                 _ => disputes_named_in(def.doc)
                     .into_iter()
                     .map(|d| dispute_info(d, None))
@@ -589,6 +601,8 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                     .map(|s| scenarios_exercising(s, &def.path))
                     .unwrap_or_default(),
                 citations: citations(&def.path),
+                overrides: overrides.map(|d| d.id().to_string()),
+                overridden_by: Vec::new(),
                 sources: Vec::new(),
             }
         }
@@ -606,7 +620,14 @@ impl Explanation {
         let _ = writeln!(out, "{}", self.meaning);
         for d in &self.disputes {
             let _ = writeln!(out);
-            if self.kind != "dispute" && self.kind != "reading" {
+            if self.overrides.as_ref() == Some(&d.id) {
+                let _ = writeln!(
+                    out,
+                    "left out (as the built-in games leave it), the dispute `{}` decides — {}; a rules file that states this rule decides by its value instead, and the reading is overridden",
+                    d.id, d.title
+                );
+                let _ = writeln!(out, "{}", d.question);
+            } else if self.kind != "dispute" && self.kind != "reading" {
                 let _ = writeln!(out, "decided by the dispute `{}` — {}", d.id, d.title);
                 let _ = writeln!(out, "{}", d.question);
             }
@@ -624,6 +645,13 @@ impl Explanation {
                     let _ = writeln!(out, "  {}: {}", c.source, c.says);
                 }
             }
+        }
+        if !self.overridden_by.is_empty() {
+            let _ = writeln!(
+                out,
+                "\na rules file may state its own value instead: {} (stated, it decides and no reading of this dispute does)",
+                self.overridden_by.join(", ")
+            );
         }
         if !self.reasons.is_empty() {
             let _ = writeln!(

@@ -424,7 +424,7 @@ fn check_value(key: &str) -> Value {
             "type": ["object", "null"],
             "properties": {
                 "end": { "type": "string", "pattern": "^\\s*(?:stock-out|stalled|went-out\\s+(?:[0-9]|1[01]))\\s*$" },
-                "points": { "type": "array", "items": int(0, 1_000_000) },
+                "points": { "type": "array", "items": int(-1_000_000, 1_000_000) },
                 "hands": per_seat(cards())
             },
             "additionalProperties": false
@@ -524,7 +524,7 @@ pub fn scenario() -> Value {
                             "players" => int(2, 12),
                             "dealer" => seat(),
                             "round" => int(1, 20),
-                            _ => json!({ "type": "array", "items": { "type": "array", "items": int(0, 1_000_000) } }),
+                            _ => json!({ "type": "array", "items": { "type": "array", "items": int(-1_000_000, 1_000_000) } }),
                         },
                     );
                 }

@@ -92,6 +92,7 @@ pub(super) fn meaning(
             format!("large-table cards from {f} players would apply to every game (players start at {})", rules.players.0),
         ));
     }
+    partnerships(raw, top, rules, checks.diags);
     if rules.players.0 < 2 {
         checks.diags.push(Diagnostic::new(
             &pf,
@@ -100,6 +101,37 @@ pub(super) fn meaning(
             "a game needs at least 2 players",
         ));
     }
+}
+
+/// `scoring.sides: partnerships` pairs partners opposite each other, so every number of players
+/// the rules allow must be even and at least 4. Stated in a file this one extends, the problem
+/// points at this file's `players.count` where it gives one ([`relocate`]).
+fn partnerships(raw: &RawRules, top: &str, rules: &Rules, diags: &mut Vec<Diagnostic>) {
+    if rules.sides != Some(super::Sides::Partnerships) {
+        return;
+    }
+    let (lo, hi) = rules.players;
+    let Some(bad) = (lo..=hi).find(|n| *n < 4 || !n.is_multiple_of(2)) else {
+        return;
+    };
+    let (file, pos) = origin(raw, "scoring.sides");
+    let allowed = if lo == hi {
+        format!("players.count is {lo}")
+    } else {
+        format!("players.count {lo}-{hi} allows {bad}")
+    };
+    let d = Diagnostic::new(
+        &file,
+        pos,
+        "scoring.sides",
+        format!(
+            "partnerships need an even number of players, at least 4 (partners sit opposite); {allowed}"
+        ),
+    )
+    .with_hint(
+        "let only an even number of players from 4 play (`players.count: 4` or 6), or write `scoring.sides: individual`",
+    );
+    diags.push(relocate(raw, top, d, &["players.count"]));
 }
 
 /// Where a rule was set: its file and position (the rule is given: `compile` checked it).

@@ -8,7 +8,8 @@ use super::check;
 use super::line::{LineMasks, build_line, from_line};
 use super::spec::{self, Leaf, RawRules, RoundSpec};
 use super::{
-    Direction, DiscardRules, FirstPlayer, LargeTable, Round, Rules, WhenEmpty, WhenNoneAllowed, ban,
+    Direction, DiscardRules, FirstPlayer, LargeTable, Round, Rules, Sides, WhenEmpty,
+    WhenNoneAllowed, ban,
 };
 use crate::base::diag::Diagnostic;
 use crate::base::yaml::Pos;
@@ -139,7 +140,8 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
         _ => (4, 4),
     };
     let large_table = large_table_of(raw, diags);
-    let points = points_of(raw, &readings);
+    let stated_points = stated_points(raw);
+    let points = points_of(raw, &readings, stated_points);
     let two_in_sequence = flag(raw, "runs.two-in-sequence");
     let wrap_around = flag(raw, "runs.wrap-around");
     let ace_low = readings.ace_position == reading::AcePosition::HighOrLow;
@@ -205,6 +207,9 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
             .get("stock.rebuilds")
             .map(|_| int(raw, "stock.rebuilds") as u16),
         points,
+        stated_points,
+        sides: sides_of(raw),
+        going_out_bonus: int(raw, "scoring.going-out-bonus") as u16,
         readings,
         run_reach,
         rank_places,
@@ -344,9 +349,10 @@ fn large_table_of(raw: &RawRules, diags: &mut Vec<Diagnostic>) -> Option<LargeTa
     }
 }
 
-/// The points of each rank left in a hand (index: rank number; 0 the joker): the aces' and the
-/// twos' from their readings, the others' from `scoring.points`.
-fn points_of(raw: &RawRules, readings: &Readings) -> [u16; 14] {
+/// The points of each rank left in a hand (index: rank number; 0 the joker): from
+/// `scoring.points`, the aces' and the twos' from their readings where the rules do not state
+/// them ([`ace_two_points`]).
+fn points_of(raw: &RawRules, readings: &Readings, stated: [Option<u16>; 2]) -> [u16; 14] {
     let mut points = [0u16; 14];
     points[0] = int(raw, "scoring.points.JK") as u16;
     for (i, key) in ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -355,12 +361,34 @@ fn points_of(raw: &RawRules, readings: &Readings) -> [u16; 14] {
     {
         points[i + 3] = int(raw, &format!("scoring.points.{key}")) as u16;
     }
-    points[1] = match readings.ace_penalty_value {
+    [points[1], points[2]] = ace_two_points(readings, stated);
+    points
+}
+
+/// The points of an ace and of a two: the stated `scoring.points.A` and `scoring.points.2`
+/// where given (they override the readings), else the readings ace-penalty-value and
+/// two-penalty-value.
+pub(super) fn ace_two_points(readings: &Readings, stated: [Option<u16>; 2]) -> [u16; 2] {
+    let ace = match readings.ace_penalty_value {
         reading::AcePenaltyValue::V15 => 15,
     };
-    points[2] = match readings.two_penalty_value {
+    let two = match readings.two_penalty_value {
         reading::TwoPenaltyValue::V20 => 20,
         reading::TwoPenaltyValue::V15 => 15,
     };
-    points
+    [stated[0].unwrap_or(ace), stated[1].unwrap_or(two)]
+}
+
+/// The stated points of aces and twos (`scoring.points.A`, `scoring.points.2`), where given.
+fn stated_points(raw: &RawRules) -> [Option<u16>; 2] {
+    ["scoring.points.A", "scoring.points.2"].map(|p| raw.get(p).map(|_| int(raw, p) as u16))
+}
+
+/// Who scores together, where the rules state it (`scoring.sides`).
+fn sides_of(raw: &RawRules) -> Option<Sides> {
+    match choice(raw, "scoring.sides") {
+        "partnerships" => Some(Sides::Partnerships),
+        "individual" => Some(Sides::Individual),
+        _ => None,
+    }
 }

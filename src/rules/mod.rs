@@ -108,6 +108,16 @@ pub struct DiscardRules {
     pub when_none: Option<WhenNoneAllowed>,
 }
 
+/// Who scores together, where the rules state it (`scoring.sides`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sides {
+    /// Partners sit opposite (seat `s` with seat `s + players / 2`) and score together; the
+    /// checks allow it only for an even number of players from 4.
+    Partnerships,
+    /// Everyone scores alone.
+    Individual,
+}
+
 /// Cards added at a large table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LargeTable {
@@ -166,6 +176,15 @@ pub struct Rules {
     pub max_rebuilds: Option<u16>,
     /// Points by rank number (index 1 = ace … 13 = king); index 0 is the joker.
     pub points: [u16; 14],
+    /// The points of an ace and of a two where the rules state them (`scoring.points.A`,
+    /// `scoring.points.2`): they override the readings, and `refresh` keeps them.
+    pub stated_points: [Option<u16>; 2],
+    /// Who scores together, where stated (`scoring.sides`); `None`: the reading
+    /// six-ten-partnerships decides ([`Rules::partnered`]).
+    pub sides: Option<Sides>,
+    /// Points taken off the hand score of the side whose player goes out
+    /// (`scoring.going-out-bonus`; 0 when not stated).
+    pub going_out_bonus: u16,
     pub readings: Readings,
     /// The places of the rank line, low to high (circular when `wrap_around`).
     pub line: Vec<Place>,
@@ -217,6 +236,29 @@ impl Rules {
             Some(r) => u32::from(self.points[usize::from(r.number())]),
             None => u32::from(self.points[0]),
         }
+    }
+
+    /// Whether `players` at this table play as partnerships: as `scoring.sides` states, else
+    /// under the reading six-ten-partnerships = across when four play.
+    pub fn partnered(&self, players: u8) -> bool {
+        match self.sides {
+            Some(Sides::Partnerships) => players >= 4 && players.is_multiple_of(2),
+            Some(Sides::Individual) => false,
+            None => {
+                self.readings.six_ten_partnerships == reading::SixTenPartnerships::Across
+                    && players == 4
+            }
+        }
+    }
+
+    /// The side of each seat for `players`: partners (seat `s` and seat `s + players / 2`,
+    /// opposite each other) share one, else each seat is its own. The number of sides is the
+    /// largest plus one.
+    pub fn sides_of(&self, players: u8) -> Vec<u8> {
+        let partnered = self.partnered(players);
+        (0..players)
+            .map(|s| if partnered { s % (players / 2) } else { s })
+            .collect()
     }
 
     /// Standard decks and jokers in the pack for `players`.
@@ -339,13 +381,8 @@ impl Rules {
             places_by_halves: self.places_by_halves,
             placed_ranks: self.placed_ranks,
         } = from_line(&self.line, self.wrap_around);
-        self.points[1] = match self.readings.ace_penalty_value {
-            reading::AcePenaltyValue::V15 => 15,
-        };
-        self.points[2] = match self.readings.two_penalty_value {
-            reading::TwoPenaltyValue::V20 => 20,
-            reading::TwoPenaltyValue::V15 => 15,
-        };
+        [self.points[1], self.points[2]] =
+            compile::ace_two_points(&self.readings, self.stated_points);
     }
 
     /// Who plays first in a deal: `players.first`, else the reading `six-ten-first-player`.

@@ -20,6 +20,9 @@ pub const OVERRIDES: &[(&str, DisputeId)] = &[
     ("players.first", DisputeId::SixTenFirstPlayer),
     ("discard.bans", DisputeId::DiscardRestrictions),
     ("discard.when-none-allowed", DisputeId::NoLegalDiscard),
+    ("scoring.points.A", DisputeId::AcePenaltyValue),
+    ("scoring.points.2", DisputeId::TwoPenaltyValue),
+    ("scoring.sides", DisputeId::SixTenPartnerships),
 ];
 
 /// The dispute that `path` overrides when stated, if any.
@@ -49,10 +52,11 @@ pub fn stated_mask(raw: &RawRules) -> u32 {
         .fold(0, |m, (i, _)| m | 1 << i)
 }
 
-/// The rules of `raw` that override `dispute` (stated there, itself or through `extends`).
-pub fn stated_overrides(raw: &RawRules, dispute: DisputeId) -> Vec<&'static str> {
+/// The rules of `raw` that override `dispute` (stated there, itself or through `extends`), each
+/// as `PATH: VALUE` (`scoring.points.2: 25`).
+pub fn stated_overrides(raw: &RawRules, dispute: DisputeId) -> Vec<String> {
     overriding(dispute)
-        .filter(|p| raw.get(p).is_some())
+        .filter_map(|p| raw.get(p).map(|e| format!("{p}: {}", e.value.text())))
         .collect()
 }
 

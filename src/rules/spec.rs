@@ -208,8 +208,39 @@ pub const FIRST_PLAYER: [&str; 4] = ["dealer-left", "dealer-right", "previous-wi
 /// The bans of `discard.bans` (and the names `{relax: […]}` lifts).
 pub const DISCARD_BANS: [&str; 5] = ["wilds", "twos", "taken-card", "taken-kind", "fits-table"];
 
-/// The keys of `scoring.points`: every rank but aces and twos (disputes decide those), and the joker.
+/// The keys of `scoring.points` every rule set gives: every rank but aces and twos, and the joker.
 pub const POINT_KEYS: [&str; 12] = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
+
+/// The keys of `scoring.points` a rule set may leave out, each with the dispute whose reading
+/// values the card when it does (the built-in games leave them out; `rules::overrides` lists
+/// them): aces and twos.
+pub const OPTIONAL_POINT_KEYS: [(&str, &str); 2] = [
+    (
+        "A",
+        "points for an ace left in hand; absent: dispute ace-penalty-value decides (15), stated: this number decides and the reading is overridden",
+    ),
+    (
+        "2",
+        "points for a two left in hand; absent: dispute two-penalty-value decides (20 or 15), stated: this number decides and the reading is overridden",
+    ),
+];
+
+/// The rules of how hands are scored beyond the card values: who scores together, the bonus
+/// for going out. Both optional; absent, the rules behave as before they existed.
+const SCORING: &[(&str, Ty, bool, &str)] = &[
+    (
+        "scoring.sides",
+        Ty::Choice(&["partnerships", "individual"]),
+        false,
+        "who scores together: partnerships (partners sit opposite, seat s with seat s + players/2, for an even number of players from 4) or individual (everyone alone); absent: dispute six-ten-partnerships decides (across: partners opposite at four players), stated: the reading is overridden",
+    ),
+    (
+        "scoring.going-out-bonus",
+        Ty::Int { min: 0, max: 1000 },
+        false,
+        "points taken off the hand score of the side of the player who goes out (that hand's score is minus this bonus: a partner's cards still count nothing); absent: 0",
+    ),
+];
 
 /// Every rule of the language, in canonical order.
 pub fn rule_defs() -> &'static [RuleDef] {
@@ -229,6 +260,22 @@ pub fn rule_defs() -> &'static [RuleDef] {
                 path: path.to_string(),
                 ty: ty.clone(),
                 required: *required,
+                doc,
+            });
+        }
+        for (path, ty, required, doc) in SCORING {
+            v.push(RuleDef {
+                path: path.to_string(),
+                ty: ty.clone(),
+                required: *required,
+                doc,
+            });
+        }
+        for (key, doc) in OPTIONAL_POINT_KEYS {
+            v.push(RuleDef {
+                path: format!("scoring.points.{key}"),
+                ty: Ty::Int { min: 0, max: 1000 },
+                required: false,
                 doc,
             });
         }
@@ -541,10 +588,8 @@ fn decode_section(
             decode_section(file, v, &path, raw, diags);
         } else {
             let mut d = Diagnostic::new(file, k.pos, &path, format!("unknown key `{key}`"));
-            let hint = if prefix == "scoring.points"
-                && (key == "2" || key.eq_ignore_ascii_case("a"))
-            {
-                "aces and twos are valued by the readings ace-penalty-value and two-penalty-value"
+            let hint = if prefix == "scoring.points" && key == "a" {
+                "did you mean `A`? card keys are written as in card notation: A, 2 … 10, J, Q, K, JK"
                     .to_string()
             } else {
                 match did_you_mean(&key, allowed.iter().map(String::as_str)) {
@@ -752,7 +797,7 @@ fn decode_value(
             Value::Int(n) if (*min..=*max).contains(&n) => Some(Leaf::Int(n)),
             Value::Int(n) => fail(
                 format!("{n} is out of range: expected {min} to {max}"),
-                None,
+                negative_hint(path, n),
             ),
             _ => fail(
                 format!("expected an integer, found {}", node.kind_name()),
@@ -1115,6 +1160,23 @@ fn decode_names(
     (diags.len() == before).then_some(out)
 }
 
+/// What to write instead of a negative number where scoring wants 0 or more.
+fn negative_hint(path: &str, n: i64) -> Option<String> {
+    if n >= 0 {
+        return None;
+    }
+    if path == "scoring.going-out-bonus" {
+        Some(format!(
+            "write the bonus as a positive number (`going-out-bonus: {}`): it is taken off the score of the side that goes out",
+            n.unsigned_abs()
+        ))
+    } else if path.starts_with("scoring.points.") {
+        Some("a card left in hand counts 0 points or more against its side; to reward going out, use `scoring.going-out-bonus`".to_string())
+    } else {
+        None
+    }
+}
+
 fn parse_range(s: &str) -> Option<(u8, u8)> {
     match s.split_once('-') {
         Some((a, b)) => Some((a.trim().parse().ok()?, b.trim().parse().ok()?)),
@@ -1325,6 +1387,25 @@ pub fn render(raw: &RawRules, header: &str) -> String {
             open.push(s.to_string());
         }
         let indent = "  ".repeat(open.len());
+        // A reading that a stated rule overrides, and a stated rule that overrides a reading,
+        // say so (a comment: loading the output back reads the same rules).
+        let overridden = match def.ty {
+            Ty::Reading(id) => super::overrides::stated_overrides(raw, id),
+            _ => Vec::new(),
+        };
+        if !overridden.is_empty() {
+            out.push_str(&format!(
+                "{indent}# overridden by {}; this reading decides nothing here\n",
+                overridden.join(", ")
+            ));
+        }
+        if let Some(id) = super::overrides::overridden_by(&def.path) {
+            out.push_str(&format!(
+                "{indent}# stated: overrides the reading of {id} ({})\n",
+                raw.get(&format!("readings.{id}"))
+                    .map_or_else(|| "not given".to_string(), |e| e.value.text())
+            ));
+        }
         let value = render_leaf(&entry.value, &indent);
         let key = yaml_key(leaf[0]);
         if def.ty == Ty::Text || entry.sources.is_none() && entry.note.is_none() {

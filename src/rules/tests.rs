@@ -260,3 +260,38 @@ fn run_windows_follow_the_line_and_the_wrap() {
         }
     }
 }
+
+/// A stated value of aces and twos decides over the readings, in `compile` and after
+/// `set_reading` alike; left out, the readings decide; `overriding` names the stated rule.
+#[test]
+fn stated_card_values_override_the_readings_and_survive_a_reading_change() {
+    let c = |s: &str| crate::base::card::parse_cards(s).unwrap()[0];
+    let push = load("push", &[]).unwrap().rules;
+    assert_eq!((push.points(c("AS")), push.points(c("2C"))), (15, 20));
+    assert_eq!(push.overriding(DisputeId::TwoPenaltyValue), None);
+    assert!(!push.states("scoring.points.2"));
+    let text = "extends: push\ngame: h\nscoring: {points: {A: 20, \"2\": 25}, sides: individual}\n";
+    let mut house = load_text("h.yaml", text, Path::new(".")).unwrap().rules;
+    assert_eq!((house.points(c("AS")), house.points(c("2C"))), (20, 25));
+    assert_eq!(
+        house.overriding(DisputeId::TwoPenaltyValue),
+        Some("scoring.points.2")
+    );
+    assert_eq!(
+        house.overriding(DisputeId::AcePenaltyValue),
+        Some("scoring.points.A")
+    );
+    assert_eq!(
+        house.overriding(DisputeId::SixTenPartnerships),
+        Some("scoring.sides")
+    );
+    assert_eq!(house.overriding(DisputeId::CapitThirdDeck), None);
+    assert!(house.set_reading(DisputeId::TwoPenaltyValue, "15"));
+    assert_eq!(house.points(c("2C")), 25);
+    assert!(house.set_reading(DisputeId::SixTenPartnerships, "across"));
+    assert!(!house.partnered(4));
+    // Only the two: a house file stating the ace keeps the reading's two.
+    let text = "extends: source-002\ngame: h\nscoring: {points: {A: 0}}\n";
+    let house = load_text("h.yaml", text, Path::new(".")).unwrap().rules;
+    assert_eq!((house.points(c("AS")), house.points(c("2C"))), (0, 15));
+}

@@ -366,8 +366,8 @@ fn start_of(msg: &Value) -> Result<Start, String> {
             let mut r = Vec::new();
             for (j, c) in cells.iter().enumerate() {
                 let p = c
-                    .as_u64()
-                    .and_then(|p| u32::try_from(p).ok())
+                    .as_i64()
+                    .filter(|p| p.abs() <= 1_000_000)
                     .ok_or_else(|| bad(&format!("scores[{i}][{j}]"), "expected points"))?;
                 r.push(p);
             }

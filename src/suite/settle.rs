@@ -58,6 +58,9 @@ pub struct Settlement {
     pub runs: Vec<Run>,
     /// For each reading not in force, where it parts from the one in force (`None`: nowhere).
     pub partings: Vec<(String, Option<Parting>)>,
+    /// The rules the scenario's rule set states that override the dispute (`PATH: VALUE`,
+    /// `rules::overrides`): where any, no reading decides and the replays cannot part over it.
+    pub overridden_by: Vec<String>,
 }
 
 impl Settlement {
@@ -244,6 +247,7 @@ pub fn settle(
         title: base.title.clone(),
         runs,
         partings,
+        overridden_by: crate::rules::overrides::stated_overrides(&base.rules.raw, dispute),
     })
 }
 

@@ -146,7 +146,7 @@ pub struct HandRecord {
     pub round: usize,
     /// `went-out SEAT`, `stock-out` or `stalled`.
     pub end: String,
-    pub points: Vec<u32>,
+    pub points: Vec<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -623,7 +623,7 @@ fn last_hand_check(
     g: &Game,
     initial_results: usize,
     end: Option<&EndSpec>,
-    points: Option<&[u32]>,
+    points: Option<&[i64]>,
     hands: &[(u8, Vec<Card>)],
 ) -> (String, Option<String>) {
     let mut want = vec!["last-hand".to_string()];

@@ -270,11 +270,35 @@ fn explain_finds_topics_by_the_words_people_use() {
         // A word the texts use is no typo of some other name.
         assert!(v["suggestion"].is_null(), "{word}: {v}");
     }
-    // Aces and twos are valued by disputes, not by a `scoring.points` key.
-    let o = run(0, &["--json", "explain", "scoring.points.A"]);
-    assert_eq!(json(&o)["id"], "ace-penalty-value");
-    let o = run(0, &["--json", "explain", "scoring.points.2"]);
-    assert_eq!(json(&o)["id"], "two-penalty-value");
+    // Aces and twos: an optional `scoring.points` key each, which the built-in games leave to a
+    // dispute; explained as the rule, with the dispute it overrides when stated.
+    for (word, id, dispute) in [
+        ("scoring.points.A", "scoring.points.A", "ace-penalty-value"),
+        ("scoring.points.a", "scoring.points.A", "ace-penalty-value"),
+        ("scoring.points.2", "scoring.points.2", "two-penalty-value"),
+        ("scoring.sides", "scoring.sides", "six-ten-partnerships"),
+    ] {
+        let v = json(&run(0, &["--json", "explain", word]));
+        assert_eq!(
+            (v["id"].as_str(), v["kind"].as_str()),
+            (Some(id), Some("rule"))
+        );
+        assert_eq!(v["overrides"], dispute, "{v}");
+        assert_eq!(v["disputes"][0]["id"], dispute, "{v}");
+    }
+    let o = run(0, &["explain", "scoring.points.2"]);
+    assert!(
+        o.stdout.contains("the dispute `two-penalty-value` decides"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("the reading is overridden"),
+        "{}",
+        o.stdout
+    );
+    let v = json(&run(0, &["--json", "explain", "two-penalty-value"]));
+    assert_eq!(v["overridden_by"], serde_json::json!(["scoring.points.2"]));
     // A dispute's title reads as a sentence before its question.
     let o = run(0, &["explain", "pusher-draws"]);
     assert!(

@@ -16,7 +16,7 @@ use push_rummy::base::rng::Rng;
 use push_rummy::engine::bots::{self, Bot};
 use push_rummy::engine::game::{Action, Event, Game};
 use push_rummy::rules::disputes::{DisputeId, reading};
-use push_rummy::rules::{BUILT_IN, Rules, load, load_text};
+use push_rummy::rules::{BUILT_IN, Rules, Sides, load, load_text};
 use push_rummy::suite::scenario;
 use push_rummy::suite::transcript::{self, Transcript};
 use quickcheck::{QuickCheck, TestResult};
@@ -145,6 +145,7 @@ proptest! {
     fn rules_show_loads_back_under_any_readings(
         rules in 0usize..BUILT_IN.len(),
         picks in proptest::collection::vec(any::<u8>(), DisputeId::ALL.len()),
+        scoring in any::<u32>(),
     ) {
         let name = BUILT_IN[rules].0;
         let readings: Vec<(DisputeId, String)> = DisputeId::ALL
@@ -160,6 +161,38 @@ proptest! {
         // with diagnostics, which is right; the property is about what loads.
         let Ok(loaded) = load(name, &readings) else {
             return Ok(());
+        };
+        // Now and then a house file over it that states scoring rules of its own (card values
+        // that override readings, who scores together, the going-out bonus), with the same
+        // readings.
+        let loaded = if scoring & 1 == 0 {
+            loaded
+        } else {
+            let (ace, two, sides, bonus) = house_scoring(scoring >> 1);
+            let mut house = format!("extends: {name}\ngame: house\nscoring:\n  going-out-bonus: {bonus}\n");
+            match sides {
+                Some(Sides::Individual) => house.push_str("  sides: individual\n"),
+                Some(Sides::Partnerships) => house.push_str("  sides: partnerships\n"),
+                None => {}
+            }
+            house.push_str("  points:\n");
+            for (key, p) in [("A", ace), ("\"2\"", two)] {
+                if let Some(p) = p {
+                    house.push_str(&format!("    {key}: {p}\n"));
+                }
+            }
+            if !readings.is_empty() {
+                house.push_str("readings:\n");
+                for (id, r) in &readings {
+                    house.push_str(&format!("  {id}: \"{r}\"\n"));
+                }
+            }
+            match load_text("house.yaml", &house, Path::new(".")) {
+                Ok(l) => l,
+                // Partnerships where the players allow none: refused, rightly.
+                Err(_) if sides == Some(Sides::Partnerships) => return Ok(()),
+                Err(e) => panic!("{}\n{house}", e.render()),
+            }
         };
         let shown = loaded.show();
         let again = load_text("shown.yaml", &shown, Path::new("."))
@@ -298,15 +331,52 @@ fn conserved(g: &Game) -> bool {
     Card::all().all(|c| all.count(c) == if c.is_joker() { jokers } else { decks })
 }
 
-fn scores_are_point_sums(rules_pick: u8, players: u8, seed: u64, stock_out: bool) -> TestResult {
+/// The scoring rules a house file may state, drawn from `pick`: the points of aces and of twos
+/// (or the readings decide), who scores together (or the reading decides), the going-out bonus.
+fn house_scoring(pick: u32) -> (Option<u16>, Option<u16>, Option<Sides>, u16) {
+    let points = |bits: u32| (bits & 1 == 1).then_some((bits >> 1 & 0x1F) as u16 * 5);
+    let sides = match pick >> 12 & 3 {
+        1 => Some(Sides::Individual),
+        2 => Some(Sides::Partnerships),
+        _ => None,
+    };
+    (
+        points(pick),
+        points(pick >> 6),
+        sides,
+        (pick >> 14 & 0x3F) as u16,
+    )
+}
+
+fn scores_are_point_sums(
+    rules_pick: u8,
+    players: u8,
+    seed: u64,
+    stock_out: bool,
+    scoring: u32,
+) -> TestResult {
     let name = BUILT_IN[usize::from(rules_pick) % BUILT_IN.len()].0;
     let mut rules = load(name, &[]).expect("built-in loads").rules;
     if stock_out {
         rules.set_reading(DisputeId::StockOut, "hand-ends-nobody-scores");
     }
-    let rules = Arc::new(rules);
+    // House scoring rules, set in place as a compiled house file would give them (partnerships
+    // only where the number of players allows them, as the checks require).
+    let (ace, two, sides, bonus) = house_scoring(scoring);
+    rules.stated_points = [ace, two];
+    rules.sides = sides;
+    rules.going_out_bonus = bonus;
+    rules.refresh();
+    let mut rules = Arc::new(rules);
     let span = rules.players.1 - rules.players.0 + 1;
-    let players = rules.players.0 + players % span;
+    let mut players = rules.players.0 + players % span;
+    if rules.sides == Some(Sides::Partnerships) && (players < 4 || !players.is_multiple_of(2)) {
+        if (rules.players.0..=rules.players.1).contains(&4) {
+            players = 4;
+        } else {
+            Arc::make_mut(&mut rules).sides = Some(Sides::Individual);
+        }
+    }
     let mut game = Game::new(rules.clone(), players, 0, seed, vec![]).expect("sets up");
     let mut rng = Rng::new(seed);
     let mut hands_checked = 0;
@@ -341,7 +411,7 @@ fn scores_are_point_sums(rules_pick: u8, players: u8, seed: u64, stock_out: bool
             Event::WentOut { seat } => Some(*seat),
             _ => None,
         });
-        let mut want = vec![0u32; usize::from(game.sides)];
+        let mut want = vec![0i64; usize::from(game.sides)];
         for s in 0..players {
             let side = game.side_of[usize::from(s)];
             let scores = match went_out {
@@ -349,8 +419,11 @@ fn scores_are_point_sums(rules_pick: u8, players: u8, seed: u64, stock_out: bool
                 None => rules.readings.stock_out == reading::StockOut::HandEndsAllScore,
             };
             if scores {
-                want[usize::from(side)] += card_points(&rules, &hands[usize::from(s)]);
+                want[usize::from(side)] += i64::from(card_points(&rules, &hands[usize::from(s)]));
             }
+        }
+        if let Some(w) = went_out {
+            want[usize::from(game.side_of[usize::from(w)])] -= i64::from(rules.going_out_bonus);
         }
         if went_out.is_some_and(|w| !hands[usize::from(w)].is_empty()) {
             return TestResult::error(format!("{name}, seed {seed}: went out holding cards"));
@@ -362,7 +435,7 @@ fn scores_are_point_sums(rules_pick: u8, players: u8, seed: u64, stock_out: bool
             ));
         }
         for (tot, p) in totals.iter_mut().zip(points) {
-            *tot += i64::from(*p);
+            *tot += *p;
         }
         if *t != totals {
             return TestResult::error(format!("totals {t:?}, the hands add up to {totals:?}"));
@@ -383,7 +456,7 @@ fn scores_are_point_sums(rules_pick: u8, players: u8, seed: u64, stock_out: bool
 fn scores_are_the_points_left_in_hands_and_cards_are_conserved() {
     QuickCheck::new()
         .tests(40)
-        .quickcheck(scores_are_point_sums as fn(u8, u8, u64, bool) -> TestResult);
+        .quickcheck(scores_are_point_sums as fn(u8, u8, u64, bool, u32) -> TestResult);
 }
 
 /// Greedy at even seats, random at odd ones.

@@ -120,7 +120,7 @@ pub enum Event {
     },
     HandEnded {
         reason: String,
-        points: Vec<u32>,
+        points: Vec<i64>,
         totals: Vec<i64>,
     },
     GameEnded {
@@ -150,8 +150,9 @@ pub enum HandEnd {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandResult {
     pub end: HandEnd,
-    /// Points scored by each side this hand.
-    pub points: Vec<u32>,
+    /// Points scored by each side this hand (below 0 only for a side whose player went out
+    /// under `scoring.going-out-bonus`).
+    pub points: Vec<i64>,
     /// The cards each seat held when the hand ended, which the points were counted from (empty
     /// for a hand a position names only by its points).
     pub hands: Vec<Counts>,
@@ -458,7 +459,7 @@ impl Game {
         });
         assert!(conserved, "cards are conserved: {all:?}");
         let sum: Vec<i64> = (0..usize::from(self.sides))
-            .map(|s| self.results.iter().map(|r| i64::from(r.points[s])).sum())
+            .map(|s| self.results.iter().map(|r| r.points[s]).sum())
             .collect();
         assert_eq!(sum, self.totals, "totals are the sum of the hands' points");
     }

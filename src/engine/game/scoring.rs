@@ -2,8 +2,10 @@
 //! reaching the table count towards the stall limit (`stock.stall-limit`), and a hand that ends
 //! (a player went out, the stock ran out, a stall) is scored: the cards left in hand count
 //! against their side (against every side, or none, when the stock runs out or play stalls:
-//! `stock-out`). Then the next deal starts, or the game ends and the winners are decided
-//! (lowest total; `ties=last-hand-decides` breaks a tie by the last hand).
+//! `stock-out`); the side whose player went out scores nothing, less `scoring.going-out-bonus`.
+//! Then the next deal starts, or the game ends and the winners are decided (lowest total;
+//! `ties=last-hand-decides` breaks a tie by the last hand, `ties=earlier-hands-decide` by the
+//! last hand, then the one before, back to the first).
 
 use super::{Event, Game, HandEnd, HandResult, Stage};
 use crate::rules::disputes::reading as rd;
@@ -28,8 +30,8 @@ impl Game {
     }
 
     pub(super) fn end_hand(&mut self, end: HandEnd, events: &mut Vec<Event>) {
-        let mut points = vec![0u32; usize::from(self.sides)];
-        let score_all = |g: &Game, points: &mut Vec<u32>, except_side: Option<u8>| {
+        let mut points = vec![0i64; usize::from(self.sides)];
+        let score_all = |g: &Game, points: &mut Vec<i64>, except_side: Option<u8>| {
             for seat in 0..g.players {
                 let side = g.side_of[usize::from(seat)];
                 if Some(side) == except_side {
@@ -39,12 +41,14 @@ impl Game {
                     .iter()
                     .map(|(c, k)| g.rules.points(c) * u32::from(k))
                     .sum();
-                points[usize::from(side)] += p;
+                points[usize::from(side)] += i64::from(p);
             }
         };
         let reason = match &end {
             HandEnd::WentOut(s) => {
-                score_all(self, &mut points, Some(self.side_of[usize::from(*s)]));
+                let side = self.side_of[usize::from(*s)];
+                score_all(self, &mut points, Some(side));
+                points[usize::from(side)] -= i64::from(self.rules.going_out_bonus);
                 format!("seat {s} went out")
             }
             HandEnd::StockOut | HandEnd::Stalled => {
@@ -62,7 +66,7 @@ impl Game {
             }
         };
         for (t, p) in self.totals.iter_mut().zip(&points) {
-            *t += i64::from(*p);
+            *t += *p;
         }
         events.push(Event::HandEnded {
             reason,
@@ -90,16 +94,22 @@ impl Game {
         let mut tied: Vec<u8> = (0..self.sides)
             .filter(|&s| self.totals[usize::from(s)] == low)
             .collect();
-        if tied.len() > 1
-            && self.rules.readings.ties == rd::Ties::LastHandDecides
-            && let Some(last) = self.results.last()
-        {
+        // The hands that break a tie, last first: none when the tied share the win.
+        let deciding = match self.rules.readings.ties {
+            rd::Ties::Shared => 0,
+            rd::Ties::LastHandDecides => 1,
+            rd::Ties::EarlierHandsDecide => self.results.len(),
+        };
+        for hand in self.results.iter().rev().take(deciding) {
+            if tied.len() < 2 {
+                break;
+            }
             let best = tied
                 .iter()
-                .map(|&s| last.points[usize::from(s)])
+                .map(|&s| hand.points[usize::from(s)])
                 .min()
                 .unwrap_or(0);
-            tied.retain(|&s| last.points[usize::from(s)] == best);
+            tied.retain(|&s| hand.points[usize::from(s)] == best);
         }
         tied
     }

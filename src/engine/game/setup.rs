@@ -50,12 +50,12 @@ impl Game {
                 players - 1
             )));
         }
-        let partnered =
-            rules.readings.six_ten_partnerships == rd::SixTenPartnerships::Across && players == 4;
-        let side_of: Vec<u8> = (0..players)
-            .map(|s| if partnered { s % 2 } else { s })
-            .collect();
-        let sides = if partnered { 2 } else { players };
+        let side_of = rules.sides_of(players);
+        let sides = if rules.partnered(players) {
+            players / 2
+        } else {
+            players
+        };
         let want = Counts::from_cards(&pack(&rules, players));
         for (i, d) in decks.iter().enumerate() {
             if Counts::from_cards(d) != want {

@@ -220,8 +220,11 @@ fn concrete_names(loaded: &Loaded, prefixes: &[&str]) -> Vec<String> {
             out.push(d.path.clone());
         }
     }
+    // A reading that a stated rule overrides decides nothing: the stated rule, named above,
+    // is what the divergence is about.
     for id in DisputeId::ALL {
         if matches_prefix(id.id(), prefixes)
+            && loaded.rules.overriding(id).is_none()
             && let Some(r) = reading_in_force(loaded, id)
         {
             out.push(format!("{}={r}", id.id()));

@@ -158,7 +158,7 @@ fn decode_last_hand(cx: &mut Ctx, v: &Node, p: &str, players: u8) -> Option<Chec
             let items = cx.list(n, &kp, "points per side")?;
             let mut v = Vec::new();
             for (i, it) in items.iter().enumerate() {
-                v.push(cx.int(it, &format!("{kp}[{i}]"), 0, 1_000_000)? as u32);
+                v.push(cx.int(it, &format!("{kp}[{i}]"), -1_000_000, 1_000_000)?);
             }
             points = Some(v);
         }

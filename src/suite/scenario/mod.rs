@@ -167,7 +167,7 @@ pub enum Check {
     HandsPlayed(usize),
     LastHand {
         end: Option<EndSpec>,
-        points: Option<Vec<u32>>,
+        points: Option<Vec<i64>>,
         /// The cards a seat held when the hand ended, per seat named.
         hands: Vec<(u8, Vec<Card>)>,
     },

@@ -40,15 +40,15 @@ pub(super) fn read_table(cx: &mut Ctx, node: Option<&Node>, players: u8) -> Star
 }
 
 /// `scores`: one row per earlier hand, the points of each side.
-fn read_scores(cx: &mut Ctx, v: &Node, p: &str, scores: &mut Vec<Vec<u32>>) {
+fn read_scores(cx: &mut Ctx, v: &Node, p: &str, scores: &mut Vec<Vec<i64>>) {
     if let Some(items) = cx.list(v, p, "the scores (one row per earlier hand)") {
         for (i, row) in items.iter().enumerate() {
             let rp = format!("{p}[{i}]");
             if let Some(cells) = cx.list(row, &rp, "a score row (points per side)") {
                 let mut r = Vec::new();
                 for (j, c) in cells.iter().enumerate() {
-                    if let Some(x) = cx.int(c, &format!("{rp}[{j}]"), 0, 1_000_000) {
-                        r.push(x as u32);
+                    if let Some(x) = cx.int(c, &format!("{rp}[{j}]"), -1_000_000, 1_000_000) {
+                        r.push(x);
                     }
                 }
                 scores.push(r);

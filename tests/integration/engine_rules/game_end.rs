@@ -4,7 +4,7 @@ use super::*;
 
 /// Push at its last deal with earlier results `prior` (totals kept equal to their sum); seat
 /// `out` goes out by discarding 5♣ while side 0 keeps `side0` and side 1 keeps `side1` in hand.
-fn last_hand(ties: &str, prior: &[[u32; 2]], out: u8, side0: &str, side1: &str) -> Vec<Event> {
+fn last_hand(ties: &str, prior: &[[i64; 2]], out: u8, side0: &str, side1: &str) -> Vec<Event> {
     let mut g = push(&[(DisputeId::Ties, ties)]);
     g.round = g.rules.rounds.len() - 1;
     g.results = Arc::new(
@@ -17,9 +17,7 @@ fn last_hand(ties: &str, prior: &[[u32; 2]], out: u8, side0: &str, side1: &str) 
             })
             .collect(),
     );
-    g.totals = (0..2)
-        .map(|s| prior.iter().map(|p| i64::from(p[s])).sum())
-        .collect();
+    g.totals = (0..2).map(|s| prior.iter().map(|p| p[s]).sum()).collect();
     let mut hands = [side0, side1, "", ""];
     hands[usize::from(out)] = "5C";
     rig(
@@ -72,4 +70,22 @@ fn ties__last_hand_decides_gives_the_win_to_the_lower_last_hand() {
         "KS KH QS QH",
     );
     assert_eq!(game_ended(&ev), (vec![0], vec![100, 100]));
+}
+
+#[test]
+fn ties__earlier_hands_decide_goes_back_past_an_equal_last_hand() {
+    // 40 / 0, then 0 / 40 (totals 40 / 40); seat 0 goes out and side 1 holds nothing: the last
+    // hand is 0 / 0 and the totals stay equal. The hand before (0 / 40) decides for side 0.
+    let prior = [[40, 0], [0, 40]];
+    for (ties, winners) in [
+        ("shared", vec![0, 1]),
+        ("last-hand-decides", vec![0, 1]),
+        ("earlier-hands-decide", vec![0]),
+    ] {
+        let ev = last_hand(ties, &prior, 0, "", "");
+        assert_eq!(game_ended(&ev), (winners, vec![40, 40]), "{ties}");
+    }
+    // Equal in every hand: shared.
+    let ev = last_hand("earlier-hands-decide", &[[20, 20], [20, 20]], 0, "", "");
+    assert_eq!(game_ended(&ev), (vec![0, 1], vec![40, 40]));
 }

@@ -1,6 +1,7 @@
 //! Going out and scoring: how a player goes out, what each side scores, and partnerships.
 
 use super::*;
+use push_rummy::rules::Sides;
 
 #[test]
 fn going_out__by_discarding_the_last_card_the_partner_scores_nothing_and_opponents_both_hands() {
@@ -106,7 +107,7 @@ fn scoring__cap_it_scores_every_player_alone() {
     assert_eq!(totals, vec![30, 0, 25]);
 }
 
-fn six_ten_four(partnerships: &str) -> (Vec<u32>, Game) {
+fn six_ten_four(partnerships: &str) -> (Vec<i64>, Game) {
     let mut g = game_of(
         rules(
             "six-to-ten",
@@ -252,4 +253,54 @@ fn going_out__source_001_games_reach_the_last_card_before_the_contract_and_end()
         assert_eq!(game.results.len(), rules.rounds.len());
     }
     assert!(kept > 0, "no game reached the case");
+}
+
+/// Push at four with `scoring.going-out-bonus` 10 and `scoring.sides` as given: seat 1 goes out
+/// while seats 0, 2 and 3 keep K♠, 9♦ 9♥ and A♥.
+fn bonus_four(sides: Option<Sides>) -> (Vec<i64>, Game) {
+    let mut r = rules("push", &[]);
+    r.going_out_bonus = 10;
+    r.sides = sides;
+    let mut g = game_of(r, 4, 0);
+    rig(
+        &mut g,
+        Pos {
+            hands: &["KS", "5C", "9D 9H", "AH"],
+            discard: "4D",
+            table: &[(1, "JS JC JD"), (1, "QS QC QD")],
+            ..Pos::default()
+        },
+    );
+    let ev = ok(&mut g, 1, discard("5C"));
+    (hand_ended(&ev).1, g)
+}
+
+#[test]
+fn going_out_bonus__is_taken_off_the_going_out_side_once() {
+    // Partnerships (Push's reading, or stated): side 1 scores -10, its A♥ counting nothing;
+    // side 0 scores K♠ and 9♦ 9♥.
+    for sides in [None, Some(Sides::Partnerships)] {
+        let (points, g) = bonus_four(sides);
+        assert_eq!(g.side_of, vec![0, 1, 0, 1]);
+        assert_eq!(points, vec![20, -10], "{sides:?}");
+        assert_eq!(g.totals, vec![20, -10]);
+    }
+    // Each for himself: the player alone.
+    let (points, g) = bonus_four(Some(Sides::Individual));
+    assert_eq!(g.sides, 4);
+    assert_eq!(points, vec![10, -10, 10, 15]);
+}
+
+#[test]
+fn sides__partnerships_pair_opposite_seats_at_six() {
+    let mut r = rules("cap-it", &[]);
+    r.sides = Some(Sides::Partnerships);
+    assert_eq!(r.sides_of(6), vec![0, 1, 2, 0, 1, 2]);
+    assert_eq!(r.sides_of(4), vec![0, 1, 0, 1]);
+    let g = game_of(r, 6, 0);
+    assert_eq!((g.sides, g.totals.len()), (3, 3));
+    // Stated `individual` overrides six-ten-partnerships=across.
+    let mut r = rules("push", &[]);
+    r.sides = Some(Sides::Individual);
+    assert!(!r.partnered(4));
 }

@@ -297,7 +297,7 @@ fn assert_hand(g: &Game, seat: u8, s: &str) {
 
 /// The single `HandEnded` event: (reason, points, totals).
 #[track_caller]
-fn hand_ended(ev: &[Event]) -> (String, Vec<u32>, Vec<i64>) {
+fn hand_ended(ev: &[Event]) -> (String, Vec<i64>, Vec<i64>) {
     let v: Vec<_> = ev
         .iter()
         .filter_map(|e| match e {
