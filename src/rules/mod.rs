@@ -483,7 +483,7 @@ impl Rules {
         // limit ends the hand, and the backstop would make a game of millions of turns.
         let may_loop =
             self.readings.push_with_one_stock_card == reading::PushWithOneStockCard::Forbidden;
-        if picks[4] % 4 == 0 && !may_loop {
+        if picks[4].is_multiple_of(4) && !may_loop {
             self.stall_limit = STALL_BACKSTOP;
         }
         // One time in two, a pack by player count: the same decks and one to three jokers
