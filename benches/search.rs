@@ -14,7 +14,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn bench(c: &mut Criterion) {
     let rules = load("push", &[]).unwrap().rules;
-    let ms = melds(1024);
+    let ms = melds(&rules, 1024);
     c.bench_function("meld-check", |b| {
         let mut i = 0;
         b.iter(|| {
@@ -37,7 +37,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     for size in [10, 20, 30] {
-        let hs = hands(size, 256);
+        let hs = hands(&rules, size, 256);
         c.bench_function(&format!("laydown-{size}"), |b| {
             let mut i = 0;
             b.iter(|| {

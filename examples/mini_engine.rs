@@ -334,10 +334,35 @@ fn permutations(items: &[Card]) -> Vec<Vec<Card>> {
     out
 }
 
-/// More than one reading, and two that give some wild different meanings: the player must declare.
+/// More than one reading, and two that give some wild different meanings: a declaration could
+/// tell them apart.
 fn ambiguous(rs: &[Reading]) -> bool {
     rs.iter()
         .any(|r| r.wild_meanings() != rs[0].wild_meanings())
+}
+
+/// Push's `wild-declaration` (003: at most one natural card): a new meld with at most one natural
+/// card names its kind and what every wild stands for; any other meld, and every lay-off, needs no
+/// declaration and its wilds float (every reading stays), but a declaration given must leave one.
+fn declared(
+    rs: Vec<Reading>,
+    cards: &[Card],
+    kind: Option<bool>,
+    declared: &[(Card, Target)],
+    lay_off: bool,
+) -> Result<Vec<Reading>, Outcome> {
+    let wilds = cards.iter().filter(|c| is_wild(**c)).count();
+    let in_full = !lay_off && cards.len() - wilds <= 1;
+    if in_full && wilds > 0 && (kind.is_none() || declared.len() < wilds) {
+        return rejected(
+            "declaration-required",
+            "state the kind of meld and what each wild card stands for",
+        );
+    }
+    if (in_full || !declared.is_empty()) && ambiguous(&rs) {
+        return rejected("ambiguous-wild", "declare what the wilds stand for");
+    }
+    Ok(rs)
 }
 
 // ---------------------------------------------------------------- actions
@@ -516,7 +541,7 @@ const FIXED: &[(&str, &str)] = &[
     ("readings.stock-out", "hand-ends-all-score"),
     ("readings.ties", "shared"),
     ("readings.upcard-wild", "bury"),
-    ("readings.wild-declaration", "when-ambiguous"),
+    ("readings.wild-declaration", "when-at-most-one-natural"),
     ("readings.wild-in-set-represents", "rank-only"),
 ];
 
@@ -806,10 +831,7 @@ impl Game {
                     format!("{:?} is not a meld", names(&m.cards)),
                 );
             }
-            if ambiguous(&rs) {
-                return rejected("ambiguous-wild", "declare what the wilds stand for");
-            }
-            read.push(rs);
+            read.push(declared(rs, &m.cards, m.kind, &m.declared, false)?);
         }
         let contract = !self.met[s];
         if contract {
@@ -892,9 +914,7 @@ impl Game {
         if rs.is_empty() {
             return rejected("invalid-lay-off", "the cards do not extend that meld");
         }
-        if ambiguous(&rs) {
-            return rejected("ambiguous-wild", "declare what the wilds stand for");
-        }
+        let rs = declared(rs, &m.cards, kind, &m.declared, true)?;
         let owner = old.owner;
         self.table[meld] = TableMeld {
             owner,
@@ -1035,10 +1055,8 @@ fn start(msg: &Value, bug: Bug) -> Result<Game, Outcome> {
         };
         let mt = ms.remove(0);
         let rs = readings(&mt.cards, mt.kind, &mt.declared, bug).map_err(unsupported)?;
-        if rs.len() != 1 {
-            return Err(unsupported(
-                "table melds with floating wilds are not implemented".into(),
-            ));
+        if rs.is_empty() {
+            return Err(unsupported("bad table meld".into()));
         }
         table.push(TableMeld {
             owner: m["owner"].as_u64().unwrap_or(0) as u8,

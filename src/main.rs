@@ -130,8 +130,6 @@ fn ignored(command: &Command, option: &str) -> Option<&'static str> {
         (C::Completions(_), "--json") => Some("a completion script is shell code"),
         (_, "--json") => None,
         (C::Schema(_) | C::Completions(_) | C::Man, _) => Some("this command reads no rules"),
-        (C::Bench(_), "--rules") => Some("the workloads are Push's"),
-        (C::Bench(_), _) => Some("the workloads are Push's, with its own readings"),
         (C::Explain(_), "--rules") => Some("an explanation covers every game"),
         (C::Explain(_), _) => Some("an explanation covers every reading"),
         (C::Replay(_), "--rules") => Some("a scenario names its own rules"),

@@ -1,5 +1,5 @@
 //! The meld oracle against the brute-force reference (`push_rummy::oracle::meld_reference`) on small
-//! melds under switched readings: the same interpretations (or, past the listing limit, only right
+//! melds under switched readings and limits on wild cards: the same interpretations (or, past the listing limit, only right
 //! ones), `is_valid` agreeing, and the same answer whatever the order of the cards.
 #![no_main]
 
@@ -17,6 +17,9 @@ struct Input {
     two_in_sequence: bool,
     wrap_around: bool,
     twos_wild: bool,
+    /// Limits on the wild cards of a meld: max (0: none, else n - 1), no outnumbering,
+    /// min naturals, apart in runs.
+    limits: (u8, bool, u8, bool),
     /// Card indices (0 … 52; 52 is the joker).
     cards: Vec<u8>,
 }
@@ -34,6 +37,13 @@ fuzz_target!(|input: Input| {
     r.two_in_sequence = input.two_in_sequence;
     r.wrap_around = input.wrap_around;
     r.twos_wild = input.twos_wild;
+    let (max, not_outnumbering, min_naturals, apart_in_runs) = input.limits;
+    r.wild_limits = push_rummy::rules::WildLimits {
+        max: (max % 5).checked_sub(1),
+        not_outnumbering,
+        min_naturals: min_naturals % 4,
+        apart_in_runs,
+    };
     r.refresh();
     let cards: Vec<Card> = input
         .cards

@@ -1,7 +1,7 @@
 //! `bench [WORKLOAD…] [--seconds S]`: the standard workloads of `push_rummy::suite::bench` timed
 //! on one core, each with its rate and its target.
 
-use super::common::{Common, Failure, bad_input, pretty_json, suite_dir};
+use super::common::{Common, Failure, bad_input, load_rules, pretty_json, suite_dir};
 use clap::Args;
 use push_rummy::suite::bench;
 use serde_json::json;
@@ -32,11 +32,15 @@ pub fn run(common: &Common, args: &BenchArgs) -> Result<u8, Failure> {
     for n in &names {
         bench::workload(n).map_err(bad_input)?;
     }
+    let rules = load_rules(common, &common.rules)?.rules;
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let suite = suite_dir();
     let mut results = Vec::new();
     if !common.json {
-        out!("one core of {cores}; {seconds} s per workload, median of 5 timed runs\n");
+        out!(
+            "{}; one core of {cores}; {seconds} s per workload, median of 5 timed runs\n",
+            rules.name
+        );
         out!(
             "{:<14} {:>16} {:>14} {:>16}",
             "workload",
@@ -46,7 +50,7 @@ pub fn run(common: &Common, args: &BenchArgs) -> Result<u8, Failure> {
         );
     }
     for n in &names {
-        let m = bench::run(n, seconds, std::path::Path::new(&suite)).map_err(bad_input)?;
+        let m = bench::run(n, seconds, std::path::Path::new(&suite), &rules).map_err(bad_input)?;
         if !common.json {
             let target = match (m.target_per_second, m.meets_target) {
                 (Some(t), Some(ok)) => {
@@ -67,7 +71,9 @@ pub fn run(common: &Common, args: &BenchArgs) -> Result<u8, Failure> {
     if common.json {
         out!(
             "{}",
-            pretty_json(&json!({ "cores": cores, "seconds": seconds, "workloads": results }))
+            pretty_json(
+                &json!({ "rules": rules.game, "cores": cores, "seconds": seconds, "workloads": results })
+            )
         );
     }
     Ok(0)

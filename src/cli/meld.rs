@@ -4,7 +4,7 @@
 use super::cards::{interp_text, pack_problem, parse_meld_args};
 use super::common::{Common, Failure, bad_input, load_rules, pretty_json};
 use clap::{Args, ValueEnum};
-use push_rummy::base::card::Card;
+use push_rummy::base::card::{Card, Rank};
 use push_rummy::oracle::meld::{self, Interpretation, Query};
 use push_rummy::rules::Rules;
 use push_rummy::rules::spec::MeldKind;
@@ -99,6 +99,12 @@ fn print_text(rules: &Rules, cards: &[Card], v: &meld::Verdict) {
         }
         if v.truncated {
             out!("  … (list truncated at {})", meld::MAX_INTERPRETATIONS);
+        }
+        // Twos read as a set of another rank: say why none of the readings is a set of twos.
+        let twos = cards.iter().any(|c| c.rank() == Some(Rank::Two));
+        let a_set = v.interpretations.iter().any(|i| i.kind == MeldKind::Set);
+        if let Some(why) = meld::no_set_of_twos(rules).filter(|_| twos && a_set) {
+            out!("  note: {why}");
         }
     } else {
         out!("not a meld: {}", v.reason);

@@ -284,7 +284,36 @@ pub fn brute(r: &Rules, cards: &[Card]) -> Vec<Interpretation> {
     let mut out = BTreeSet::new();
     brute_sets(r, cards, &mut out);
     brute_runs(r, cards, &mut out);
-    out.into_iter().collect()
+    out.into_iter()
+        .filter(|i| keeps_wild_limits(r, i))
+        .collect()
+}
+
+/// The `wilds.*` limits, plainly: count the natural and the wild roles; in a run, look at each
+/// pair of places next to each other.
+fn keeps_wild_limits(r: &Rules, i: &Interpretation) -> bool {
+    let l = r.wild_limits;
+    let naturals = i.roles.iter().filter(|x| x.natural).count();
+    let wilds = i.roles.len() - naturals;
+    if l.max.is_some_and(|m| wilds > usize::from(m)) {
+        return false;
+    }
+    if l.not_outnumbering && wilds > naturals {
+        return false;
+    }
+    if naturals < usize::from(l.min_naturals) {
+        return false;
+    }
+    if l.apart_in_runs && i.kind == MeldKind::Run {
+        for a in &i.roles {
+            for b in &i.roles {
+                if !a.natural && !b.natural && b.place == a.place + 1 {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// The readings that change what a meld is, with their reading names.

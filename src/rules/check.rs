@@ -76,6 +76,7 @@ pub(super) fn meaning(
         top,
         rules,
         diags,
+        naturals_said: false,
     };
     for (i, r) in rounds_spec.iter().enumerate() {
         checks.round(i, r, &rounds_origin.0);
@@ -146,6 +147,8 @@ struct Checks<'a> {
     top: &'a str,
     rules: &'a Rules,
     diags: &'a mut Vec<Diagnostic>,
+    /// A contract meld that cannot hold `wilds.min-naturals` natural cards was reported.
+    naturals_said: bool,
 }
 
 impl Checks<'_> {
@@ -182,7 +185,9 @@ impl Checks<'_> {
             .clone()
             .min_by_key(|&n| rules.pack_size(n))
             .unwrap_or(rules.players.0);
-        let max_set = counts
+        // Per count: the largest set, and the most natural cards a set may hold (the copies of a
+        // rank); the least of each over the counts.
+        let (max_set, set_naturals) = counts
             .map(|n| {
                 let (decks, jokers) = rules.pack(n);
                 let wilds = usize::from(jokers)
@@ -191,10 +196,12 @@ impl Checks<'_> {
                     } else {
                         0
                     };
-                rules.max_set(usize::from(decks), wilds)
+                let max = rules.max_set(usize::from(decks), wilds);
+                (max, max.min(4 * usize::from(decks)))
             })
-            .min()
-            .unwrap_or(0);
+            .fold((usize::MAX, usize::MAX), |(a, b), (m, n)| {
+                (a.min(m), b.min(n))
+            });
         let total: usize = r.contract.iter().map(|c| usize::from(c.size)).sum();
         if total > rules.pack_size(smallest) {
             self.push(
@@ -213,9 +220,33 @@ impl Checks<'_> {
         for (j, c) in r.contract.iter().enumerate() {
             let path = format!("rounds[{i}].contract[{j}]");
             let pos = r.contract_pos[j];
-            match c.kind {
-                MeldKind::Set => self.contract_set(c, file, pos, &path, max_set),
-                MeldKind::Run => self.contract_run(c, file, pos, &path),
+            let most_naturals = match c.kind {
+                MeldKind::Set => {
+                    self.contract_set(c, file, pos, &path, max_set);
+                    set_naturals
+                }
+                MeldKind::Run => {
+                    self.contract_run(c, file, pos, &path);
+                    rules.max_run()
+                }
+            };
+            let need = usize::from(rules.wild_limits.min_naturals);
+            if need > most_naturals && !self.naturals_said {
+                // Once: every contract meld after this one breaks it the same way.
+                self.naturals_said = true;
+                self.push(
+                    Diagnostic::new(
+                        file,
+                        pos,
+                        &path,
+                        format!(
+                            "a contract {c} cannot be made: every meld must hold {need} natural cards (wilds.min-naturals) and a {} holds at most {most_naturals}",
+                            c.kind.name()
+                        ),
+                    )
+                    .with_hint("lower wilds.min-naturals"),
+                    &["wilds.min-naturals"],
+                );
             }
         }
     }

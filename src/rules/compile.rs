@@ -9,7 +9,7 @@ use super::line::{LineMasks, build_line, from_line};
 use super::spec::{self, Leaf, RawRules, RoundSpec};
 use super::{
     Direction, DiscardRules, FirstPlayer, LargeTable, Round, Rules, Sides, WhenEmpty,
-    WhenNoneAllowed, ban,
+    WhenNoneAllowed, WildLimits, ban,
 };
 use crate::base::diag::Diagnostic;
 use crate::base::yaml::Pos;
@@ -166,6 +166,16 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
             _ => Vec::new(),
         },
         twos_wild: flag(raw, "wilds.twos"),
+        wild_limits: WildLimits {
+            max: raw
+                .get("wilds.max-per-meld")
+                .map(|_| int(raw, "wilds.max-per-meld") as u8),
+            not_outnumbering: raw.get("wilds.may-outnumber-naturals").is_some()
+                && !flag(raw, "wilds.may-outnumber-naturals"),
+            min_naturals: int(raw, "wilds.min-naturals") as u8,
+            apart_in_runs: raw.get("wilds.side-by-side-in-runs").is_some()
+                && !flag(raw, "wilds.side-by-side-in-runs"),
+        },
         set_min: int(raw, "sets.min-size") as u8,
         run_min: int(raw, "runs.min-length") as u8,
         two_in_sequence,

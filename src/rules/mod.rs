@@ -127,6 +127,49 @@ pub struct LargeTable {
     pub jokers: u8,
 }
 
+/// Limits on the wild cards of one meld (`wilds.max-per-meld`, `wilds.may-outnumber-naturals`,
+/// `wilds.min-naturals`, `wilds.side-by-side-in-runs`). A card counts as natural where its role
+/// in the interpretation is natural (a 2 standing for itself where `natural-twos` allows it).
+/// The default (every rule absent) limits nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct WildLimits {
+    /// At most this many wild cards.
+    pub max: Option<u8>,
+    /// No more wild cards than natural ones.
+    pub not_outnumbering: bool,
+    /// At least this many natural cards.
+    pub min_naturals: u8,
+    /// No two wild cards on neighbouring places of a run.
+    pub apart_in_runs: bool,
+}
+
+impl WildLimits {
+    /// Whether any limit is set: where none is, nothing is checked.
+    pub fn active(&self) -> bool {
+        self.max.is_some() || self.not_outnumbering || self.min_naturals > 0 || self.apart_in_runs
+    }
+
+    /// Whether a meld of `naturals` natural and `wilds` wild cards keeps the count limits
+    /// (every limit but `apart_in_runs`, which needs the places).
+    pub fn counts_allow(&self, naturals: usize, wilds: usize) -> bool {
+        self.max.is_none_or(|m| wilds <= usize::from(m))
+            && (!self.not_outnumbering || wilds <= naturals)
+            && naturals >= usize::from(self.min_naturals)
+    }
+
+    /// The most wild cards a meld of exactly `n` cards may hold under the count limits.
+    pub fn wild_cap(&self, n: usize) -> usize {
+        let mut cap = n.saturating_sub(usize::from(self.min_naturals));
+        if let Some(m) = self.max {
+            cap = cap.min(usize::from(m));
+        }
+        if self.not_outnumbering {
+            cap = cap.min(n / 2);
+        }
+        cap
+    }
+}
+
 /// One deal.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Round {
@@ -154,6 +197,7 @@ pub struct Rules {
     /// `decks.by-players`: the pack of the player counts a tier names (empty where not stated).
     pub deck_tiers: Vec<spec::DeckTier>,
     pub twos_wild: bool,
+    pub wild_limits: WildLimits,
     pub set_min: u8,
     pub run_min: u8,
     pub two_in_sequence: bool,

@@ -114,6 +114,30 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         "twos are wild (jokers always are)",
     ),
     (
+        "wilds.max-per-meld",
+        Ty::Int { min: 0, max: 64 },
+        false,
+        "the most wild cards one meld may hold (a 2 standing for itself is not wild there); absent: no limit",
+    ),
+    (
+        "wilds.may-outnumber-naturals",
+        Ty::Bool,
+        false,
+        "false: no meld holds more wild cards than natural ones (a 2 standing for itself counts as natural); absent: true",
+    ),
+    (
+        "wilds.min-naturals",
+        Ty::Int { min: 0, max: 64 },
+        false,
+        "the fewest natural cards one meld must hold (a 2 standing for itself counts); absent: 0, and the dispute all-wild-melds alone decides whether a meld may be all wild",
+    ),
+    (
+        "wilds.side-by-side-in-runs",
+        Ty::Bool,
+        false,
+        "false: no two wild cards of a run stand on neighbouring places; absent: true",
+    ),
+    (
         "sets.min-size",
         Ty::Int { min: 2, max: 104 },
         true,

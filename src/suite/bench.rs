@@ -1,6 +1,9 @@
 //! The standard performance workloads (meld checks, contract searches, greedy games, replaying
 //! the suite) with their targets, on fixed-seed inputs: shared by `push-rummy bench` (which
 //! times them) and `benches/` (criterion, for development), so both measure the same work.
+//! Every workload runs under any rule set: its cards come from that rule set's pack (for the
+//! number of seats it plays, [`seats`]), its contracts are that rule set's, and its games are
+//! played under it. Under Push the inputs are exactly Push's, whatever the code that makes them.
 
 use crate::base::card::{Card, Counts, Rank, Suit};
 use crate::base::rng::Rng;
@@ -8,7 +11,7 @@ use crate::engine::bots::{self, Bot};
 use crate::engine::game::{Game, pack};
 use crate::oracle::contract;
 use crate::oracle::meld::{self, Query};
-use crate::rules::{Rules, load};
+use crate::rules::Rules;
 use crate::suite::scenario;
 use crate::suite::transcript;
 use serde::Serialize;
@@ -22,7 +25,7 @@ use std::time::{Duration, Instant};
 pub const WORKLOADS: &[(&str, &str, Option<f64>)] = &[
     (
         "meld-check",
-        "is it a meld: random 3–7 cards from a Push pack, half near-valid",
+        "is it a meld: random 3–7 cards from the pack, half near-valid",
         Some(30e6),
     ),
     (
@@ -32,14 +35,14 @@ pub const WORKLOADS: &[(&str, &str, Option<f64>)] = &[
     ),
     (
         "laydown-10",
-        "contract search, random 10-card hands, the five Push contracts in turn",
+        "contract search, random 10-card hands, each deal's contract in turn",
         None,
     ),
     ("laydown-20", "the same, 20-card hands", Some(100e3)),
     ("laydown-30", "the same, 30-card hands", Some(20e3)),
     (
         "game-greedy",
-        "a complete 5-deal Push game, four greedy players",
+        "a complete game, four greedy players (or the fewest the rules seat)",
         Some(5e3),
     ),
     (
@@ -66,16 +69,29 @@ pub fn workload(name: &str) -> Result<&'static (&'static str, &'static str, Opti
         })
 }
 
-fn push_pack() -> Vec<Card> {
-    let rules = load("push", &[]).expect("push is built in").rules;
-    pack(&rules, 4)
+/// The seats a workload's games are played with: four where the rules allow four (Push, Cap-It,
+/// six-to-ten), else the fewest they allow.
+pub fn seats(rules: &Rules) -> u8 {
+    let (lo, hi) = rules.players;
+    if (lo..=hi).contains(&4) { 4 } else { lo }
 }
 
-/// Random 3–7-card melds from a Push pack; every other one built to be near-valid (a suit
-/// window with a joker now and then).
-pub fn melds(n: usize) -> Vec<Vec<Card>> {
+/// The rules' pack for [`seats`] players.
+fn pack_of(rules: &Rules) -> Vec<Card> {
+    pack(rules, seats(rules))
+}
+
+/// Random 3–7-card melds from the rules' pack; every other one built to be near-valid (a suit
+/// window with a wild card now and then: a joker where the pack has jokers, else the pack's first
+/// wild card, else the natural card).
+pub fn melds(rules: &Rules, n: usize) -> Vec<Vec<Card>> {
     let mut rng = Rng::new(7);
-    let pack = push_pack();
+    let pack = pack_of(rules);
+    let wild = if pack.contains(&Card::JOKER) {
+        Some(Card::JOKER)
+    } else {
+        pack.iter().copied().find(|c| rules.is_wild(*c))
+    };
     (0..n)
         .map(|i| {
             let len = 3 + rng.below(5) as usize;
@@ -88,10 +104,12 @@ pub fn melds(n: usize) -> Vec<Vec<Card>> {
                 let start = rng.below(13 - len as u64 + 1) as u8 + 1;
                 (0..len)
                     .map(|k| {
+                        let natural =
+                            Card::new(Rank::from_number(start + k as u8).expect("1..=13"), suit);
                         if rng.below(5) == 0 {
-                            Card::JOKER
+                            wild.unwrap_or(natural)
                         } else {
-                            Card::new(Rank::from_number(start + k as u8).expect("1..=13"), suit)
+                            natural
                         }
                     })
                     .collect()
@@ -100,10 +118,10 @@ pub fn melds(n: usize) -> Vec<Vec<Card>> {
         .collect()
 }
 
-/// `n` random hands of `size` cards from a shuffled Push pack (seeded by the size).
-pub fn hands(size: usize, n: usize) -> Vec<Counts> {
+/// `n` random hands of `size` cards from the rules' shuffled pack (seeded by the size).
+pub fn hands(rules: &Rules, size: usize, n: usize) -> Vec<Counts> {
     let mut rng = Rng::new(size as u64);
-    let pack = push_pack();
+    let pack = pack_of(rules);
     (0..n)
         .map(|_| {
             let mut p = pack.clone();
@@ -117,7 +135,7 @@ pub fn hands(size: usize, n: usize) -> Vec<Counts> {
 /// growth table.
 pub fn hands_with_wilds(rules: &Rules, size: usize, wilds: usize, n: usize) -> Vec<Counts> {
     let mut rng = Rng::new((size * 100 + wilds) as u64);
-    let all = push_pack();
+    let all = pack_of(rules);
     let (mut wild, mut natural): (Vec<Card>, Vec<Card>) =
         all.into_iter().partition(|c| rules.is_wild(*c));
     (0..n)
@@ -137,9 +155,11 @@ pub fn laydown_op(rules: &Rules, hands: &[Counts], i: usize) -> bool {
     contract::laydown(rules, contract, &hands[i % hands.len()]).is_some()
 }
 
-/// One complete greedy game of Push from `seed`.
+/// One complete greedy game from `seed`, with [`seats`] players.
 pub fn greedy_game(rules: &Arc<Rules>, seed: u64) -> usize {
-    let g = Game::new(rules.clone(), 4, (seed % 4) as u8, seed, vec![]).expect("push seats 4");
+    let n = seats(rules);
+    let g = Game::new(rules.clone(), n, (seed % u64::from(n)) as u8, seed, vec![])
+        .expect("the rules seat this many");
     bots::play(g, &[Bot::Greedy], seed, false).actions.len()
 }
 
@@ -202,24 +222,27 @@ fn measure(budget: Duration, runs: usize, mut op: impl FnMut(u64)) -> (f64, u64)
     (rates[rates.len() / 2], total)
 }
 
-/// Runs one workload for about `seconds` seconds (at least one operation per timed run).
+/// Runs one workload under `rules` for about `seconds` seconds (at least one operation per timed
+/// run). `replay-suite` replays each scenario under its own rules, whatever `rules` is. The
+/// targets are Push's: under another rule set (`rules.game` not `push`) none is reported.
 ///
 /// # Errors
 /// An unknown workload, or (for `replay-suite`) a suite that cannot be read.
-pub fn run(name: &str, seconds: f64, suite: &Path) -> Result<Measurement, String> {
+pub fn run(name: &str, seconds: f64, suite: &Path, rules: &Rules) -> Result<Measurement, String> {
     let (_, what, target) = workload(name)?;
+    let target = target.filter(|_| rules.game == "push");
     let budget = Duration::from_secs_f64(seconds.max(0.05));
     let runs = 5;
-    let rules = load("push", &[]).expect("push is built in").rules;
+    let rules = rules.clone();
     let (rate, ops) = match name {
         "meld-check" => {
-            let ms = melds(1024);
+            let ms = melds(&rules, 1024);
             measure(budget, runs, |i| {
                 black_box(meld::is_valid(&rules, &ms[i as usize % ms.len()], None));
             })
         }
         "meld-all" => {
-            let ms = melds(1024);
+            let ms = melds(&rules, 1024);
             measure(budget, runs, |i| {
                 black_box(meld::interpret(
                     &rules,
@@ -233,7 +256,7 @@ pub fn run(name: &str, seconds: f64, suite: &Path) -> Result<Measurement, String
         }
         "laydown-10" | "laydown-20" | "laydown-30" => {
             let size: usize = name["laydown-".len()..].parse().expect("a size");
-            let hs = hands(size, 256);
+            let hs = hands(&rules, size, 256);
             measure(budget, runs, |i| {
                 black_box(laydown_op(&rules, &hs, i as usize));
             })
@@ -268,7 +291,7 @@ pub fn run(name: &str, seconds: f64, suite: &Path) -> Result<Measurement, String
         nanos_per_op: 1e9 / rate,
         runs,
         operations: ops,
-        target_per_second: *target,
+        target_per_second: target,
         meets_target: target.map(|t| rate >= t),
     })
 }

@@ -52,3 +52,22 @@ pub fn push() -> Rules {
     static PUSH: LazyLock<Rules> = LazyLock::new(|| load("push", &[]).expect("push loads").rules);
     PUSH.clone()
 }
+
+/// Limits on the wild cards of a meld (`wilds.*`) for the property tests that draw rules: none
+/// half of the time, else any mix.
+pub fn wild_limits() -> impl proptest::strategy::Strategy<Value = push_rummy::rules::WildLimits> {
+    use proptest::prelude::*;
+    (0u8..8, 0u8..4, any::<bool>(), 0u8..4, any::<bool>()).prop_map(
+        |(on, max, not_outnumbering, min_naturals, apart)| {
+            if on < 4 {
+                return push_rummy::rules::WildLimits::default();
+            }
+            push_rummy::rules::WildLimits {
+                max: max.checked_sub(1),
+                not_outnumbering,
+                min_naturals,
+                apart_in_runs: apart,
+            }
+        },
+    )
+}

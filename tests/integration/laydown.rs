@@ -32,14 +32,16 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         proptest::collection::vec(0usize..3, SWITCHES.len()),
         any::<bool>(),
         0u8..6,
+        crate::common::wild_limits(),
     )
-        .prop_map(|(picks, seq, wrap)| {
+        .prop_map(|(picks, seq, wrap, limits)| {
             let mut r = crate::common::push();
             for ((id, names), k) in SWITCHES.iter().zip(picks) {
                 r.readings.set(*id, names[k % names.len()]);
             }
             r.two_in_sequence = seq;
             r.wrap_around = wrap == 0;
+            r.wild_limits = limits;
             r.refresh();
             r
         })
@@ -90,24 +92,33 @@ fn brute(rules: &Rules, contract: &[Component], hand: &[Card]) -> bool {
                 .collect();
             return contract::check(rules, contract, &qs).satisfied;
         }
+        // Groups of the contract meld's size; under limits on wild cards longer ones too (a
+        // longer meld may keep a limit its shorter parts break).
         let n = usize::from(contract[k].size);
+        let longest = if rules.wild_limits.active() {
+            left.len()
+        } else {
+            n
+        };
         let mut found = false;
-        combinations(left.len(), n, &mut |idx| {
-            if found {
-                return;
-            }
-            let g: Vec<Card> = idx.iter().map(|&i| left[i]).collect();
-            if !meld::is_valid(rules, &g, Some(contract[k].kind)) {
-                return;
-            }
-            let rest: Vec<Card> = (0..left.len())
-                .filter(|i| !idx.contains(i))
-                .map(|i| left[i])
-                .collect();
-            groups.push(g);
-            found = rec(rules, contract, k + 1, &rest, groups);
-            groups.pop();
-        });
+        for n in n..=longest.max(n) {
+            combinations(left.len(), n, &mut |idx| {
+                if found {
+                    return;
+                }
+                let g: Vec<Card> = idx.iter().map(|&i| left[i]).collect();
+                if !meld::is_valid(rules, &g, Some(contract[k].kind)) {
+                    return;
+                }
+                let rest: Vec<Card> = (0..left.len())
+                    .filter(|i| !idx.contains(i))
+                    .map(|i| left[i])
+                    .collect();
+                groups.push(g);
+                found = rec(rules, contract, k + 1, &rest, groups);
+                groups.pop();
+            });
+        }
         found
     }
     rec(rules, contract, 0, hand, &mut Vec::new())

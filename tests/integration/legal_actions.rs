@@ -57,6 +57,15 @@ fn game_at(seed: u64, steps: usize, picks: &[usize], turn_rules: Option<[u8; 5]>
     if let Some(p) = turn_rules {
         rules.pick_turn_rules(p);
     }
+    // Limits on the wild cards of a meld, a third of the time (from the seed).
+    if seed.is_multiple_of(3) {
+        rules.wild_limits = push_rummy::rules::WildLimits {
+            max: [None, Some(1), Some(2)][(seed / 3 % 3) as usize],
+            not_outnumbering: (seed / 9).is_multiple_of(2),
+            min_naturals: (seed / 18 % 3) as u8,
+            apart_in_runs: (seed / 54).is_multiple_of(2),
+        };
+    }
     let mut g = Game::new(Arc::new(rules), 4, (seed % 4) as u8, seed, vec![]).unwrap();
     let mut rng = Rng::new(seed);
     // Play `steps` actions, then on to a turn in its play stage (where lay-offs and rescues live).

@@ -18,8 +18,9 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         any::<bool>(),
         0u8..10,
         any::<bool>(),
+        crate::common::wild_limits(),
     )
-        .prop_map(|(picks, two_in_seq, wrap, twos_wild)| {
+        .prop_map(|(picks, two_in_seq, wrap, twos_wild, limits)| {
             let mut r = crate::common::push();
             for ((id, names), k) in SWITCHES.iter().zip(picks) {
                 r.readings.set(*id, names[k % names.len()]);
@@ -27,6 +28,7 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
             r.two_in_sequence = two_in_seq;
             r.wrap_around = wrap == 0;
             r.twos_wild = twos_wild;
+            r.wild_limits = limits;
             r.refresh();
             r
         })

@@ -170,8 +170,8 @@ const BAD_INPUT: [((&str, &str), &str); 23] = [
         "cards.table[0]: meld 0 (7S 7H 8D) is not a meld",
     ),
     (
-        ("turn: 1", "turn: 1\n  table: [{0: \"run [9H 10H JK]\"}]"),
-        "can be read 2 ways",
+        ("turn: 1", "turn: 1\n  table: [{0: \"run [9H JK JK]\"}]"),
+        "can be read 3 ways",
     ),
     (
         ("rules: push", "rules: {extends: push, sets: {min-sise: 3}}"),

@@ -153,7 +153,7 @@ fn every_shipped_scenario_names_and_meets_the_scenario_schema() {
 /// Broken rules files that are well-formed YAML of the right shape, every value of the right type
 /// and in its range: the schema accepts them and only `rules check` refuses them, for what they
 /// mean together (the pack, the contracts, the player counts) or for what they `extends`.
-const SEMANTIC: [&str; 17] = [
+const SEMANTIC: [&str; 18] = [
     "contract-meld-below-minimum.yaml",
     "contract-run-too-long.yaml",
     "contract-set-above-max-size.yaml",
@@ -169,6 +169,7 @@ const SEMANTIC: [&str; 17] = [
     "players-too-many-for-deals.yaml",
     "rebuilds-without-reshuffle.yaml",
     "run-min-length-above-contract.yaml",
+    "wilds-min-naturals-beyond-every-set.yaml",
     "sides-partnerships-odd-in-range.yaml",
     "sides-partnerships-three-players.yaml",
 ];

@@ -60,10 +60,21 @@ impl Game {
         }
         let keep = self.extended_interps(old, cards, other, declared);
         if keep.is_empty() {
+            // Under limits on wild cards, say which one the grown meld would break.
+            let limit = if self.rules.wild_limits.active() {
+                let mut all = old.cards.clone();
+                all.extend_from_slice(cards);
+                let kind = old.interps.first().map(|i| i.kind);
+                meld::beyond_limits(&self.rules, &all, kind)
+                    .map(|why| format!(": {why}"))
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            };
             return Err(illegal(
                 Reason::InvalidLayOff,
                 format!(
-                    "{} does not extend meld {target} ({})",
+                    "{} does not extend meld {target} ({}){limit}",
                     crate::base::card::pretty_cards(cards),
                     describe(old)
                 ),

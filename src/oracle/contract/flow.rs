@@ -8,7 +8,7 @@
 //! `the_first_flow_is_the_networks_where_it_fills` holds the two together.
 
 use super::one_meld::first_flow;
-use super::templates::{Template, place_cards, run_natural_at, set_natural};
+use super::templates::{RIGID, Template, place_cards, run_natural_at, set_natural};
 use crate::base::card::{Card, Counts, Rank, Suit};
 use crate::rules::Rules;
 use crate::rules::disputes::reading;
@@ -165,6 +165,10 @@ pub(super) fn fill_with_palettes(
     let split =
         rules.readings.same_suit_runs_in_contract == reading::SameSuitRunsInContract::Forbidden;
     if !split || runs.len() < 2 {
+        if rules.wild_limits.active() {
+            // The first flow knows nothing of limits on wild cards.
+            return fill(rules, hand, chosen, None, g);
+        }
         // Mostly the first flow fills every template, and the network is not built.
         return first_flow(rules, hand, chosen).or_else(|| fill(rules, hand, chosen, None, g));
     }
@@ -330,15 +334,25 @@ impl<'a> Network<'a> {
                 joker_only = twos_set_rank_only;
                 self.set_edges(comp, *rank, node_nat);
             }
-            Template::Run { suit, start } => {
-                self.run_edges(ti, comp, *suit, *start, node_nat, palette);
+            Template::Run { suit, start, gaps } => {
+                self.run_edges(ti, comp, (*suit, *start, *gaps), node_nat, palette);
             }
         }
         let g = &mut *self.g;
+        // Under limits on the wild cards of a meld, at most `wild_cap` of the template's `n`
+        // places take a wild, the rest naturals; a run whose wilds' places are fixed takes
+        // exactly those (its other places have only natural edges).
+        let wilds = match t {
+            Template::Run { gaps, .. } if gaps & RIGID != 0 => (gaps & !RIGID).count_ones() as i32,
+            _ if self.rules.wild_limits.active() => {
+                self.rules.wild_limits.wild_cap(comp.size.into()) as i32
+            }
+            _ => n,
+        };
         let wild_edge = if joker_only {
-            g.edge(self.jokers, node_all, n)
+            g.edge(self.jokers, node_all, wilds)
         } else {
-            g.edge(self.pool, node_all, n)
+            g.edge(self.pool, node_all, wilds)
         };
         let naturals = (from_natural, g.naturals.len());
         g.uses.push(Uses {
@@ -376,14 +390,17 @@ impl<'a> Network<'a> {
         &mut self,
         ti: usize,
         comp: Component,
-        suit: Option<Suit>,
-        start: usize,
+        (suit, start, gaps): (Option<Suit>, usize, u16),
         node_nat: u32,
         palette: Option<&[usize; 4]>,
     ) {
         let rules = self.rules;
         let len = rules.line.len();
         for i in 0..usize::from(comp.size) {
+            if gaps & RIGID != 0 && gaps & (1 << i) != 0 {
+                // A wild's place: no natural card.
+                continue;
+            }
             let pl = (start + i) % len;
             let rank = rules.line[pl].rank;
             let cands = place_cards(rank, suit);

@@ -31,7 +31,12 @@
 //!    anywhere a wild may stand. With `all-wild-melds=forbidden` each template also has a one-card
 //!    "anchor" that only a natural card can fill. A contract meld of exactly the stated size exists
 //!    whenever a larger one does, so templates have exactly the stated size. Branches are pruned by
-//!    an upper bound on the naturals the templates can hold (`naturals_added`).
+//!    an upper bound on the naturals the templates can hold (`naturals_added`). Under limits on
+//!    wild cards (`wilds.*`) each template's wild edge carries at most what the limits leave
+//!    (`WildLimits::wild_cap`), a run is also tried longer than the contract says where a limit
+//!    on the share of naturals may need it (`search::sizes`), and where wilds may not stand side
+//!    by side each way of placing them apart is a template of its own (fixed `gaps`); the
+//!    shortcuts of layer 3 are skipped.
 //! 2. `may_meet` (`relaxed/`): a relaxed check, run before the search, that turns most hands
 //!    away without searching: the runs' part (`relaxed/runs.rs`), then the sets'
 //!    (`relaxed/sets.rs`). It only ever says "no" where no laydown exists.

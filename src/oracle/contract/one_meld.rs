@@ -39,6 +39,7 @@ pub(super) fn one_meld(rules: &Rules, comp: Component, hand: &Counts) -> Option<
         MeldKind::Run => Template::Run {
             suit: None,
             start: 0,
+            gaps: 0,
         },
     };
     if !template_allowed(rules, comp, &any, &[]) {
@@ -174,7 +175,11 @@ fn one_run(
         if n > here + wilds {
             continue;
         }
-        let t = Template::Run { suit, start };
+        let t = Template::Run {
+            suit,
+            start,
+            gaps: 0,
+        };
         return first_flow(rules, hand, &[(comp, t)]).map(|mut m| m.pop().map(|m| m.1));
     }
     Some(None)
@@ -283,7 +288,7 @@ impl FirstFlow<'_> {
                     }
                 }
             }
-            Template::Run { suit, start } => {
+            Template::Run { suit, start, .. } => {
                 let len = rules.line.len();
                 for i in 0..n {
                     let pl = (start + i) % len;

@@ -11,7 +11,9 @@ use super::flow::{Flow, fill_with_palettes};
 use super::hand::{RunNaturals, pair_holds, read_hand};
 use super::one_meld::one_meld;
 use super::relaxed::may_meet;
-use super::templates::{Template, run_templates, set_natural, set_templates, template_allowed};
+use super::templates::{
+    RIGID, Template, run_templates, set_natural, set_templates, template_allowed,
+};
 use crate::base::card::{Card, Counts, Suit};
 use crate::rules::Rules;
 use crate::rules::disputes::reading;
@@ -29,7 +31,9 @@ pub struct Laydown {
 /// A contract of one meld (the built-in players ask for a run or a set after their contract at
 /// every turn) is mostly answered by `one_meld` without the search; the answer is the same.
 pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<Laydown> {
+    // `one_meld` knows nothing of limits on wild cards: under them the search answers.
     if let [comp] = contract
+        && !rules.wild_limits.active()
         && let Some(found) = one_meld(rules, *comp, hand)
     {
         return found.map(|cards| Laydown {
@@ -66,7 +70,17 @@ pub fn search_laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> O
     } = &mut scratch;
     let set_count = contract.iter().filter(|c| c.kind == MeldKind::Set).count();
     set_templates(rules, hand, set_count, sets);
-    run_templates(rules, &naturals.places, contract, runs, without);
+    let limited = rules.wild_limits.active();
+    if limited {
+        // Every run size a contract run may be laid at ([`sizes`]) has its templates.
+        let every: Vec<Component> = contract
+            .iter()
+            .flat_map(|&c| sizes(rules, c).map(move |size| Component { size, ..c }))
+            .collect();
+        run_templates(rules, &naturals.places, &every, runs, without);
+    } else {
+        run_templates(rules, &naturals.places, contract, runs, without);
+    }
     let search = Search {
         rules,
         contract,
@@ -76,6 +90,7 @@ pub fn search_laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> O
         hand,
         wilds,
         pools: Pools::of(&naturals),
+        limited,
     };
     chosen.clear();
     let mut state = State {
@@ -87,12 +102,16 @@ pub fn search_laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> O
     let out = state.out.take();
     SCRATCH.with(|s| s.set(scratch));
     out.map(|melds| {
-        // Back to contract order.
+        // Back to contract order, each meld with the contract meld it fills (under limits on
+        // wild cards it may be laid longer than the contract meld).
         let mut v: Vec<(usize, (Component, Vec<Card>))> =
             order.iter().copied().zip(melds).collect();
         v.sort_by_key(|(i, _)| *i);
         Laydown {
-            melds: v.into_iter().map(|(_, m)| m).collect(),
+            melds: v
+                .into_iter()
+                .map(|(i, (_, cards))| (contract[i], cards))
+                .collect(),
         }
     })
 }
@@ -129,6 +148,36 @@ pub(super) struct Search<'a> {
     /// naturals (`RunNaturals::plain`: the wild 2s are counted among the wilds only) give runs:
     /// the places they fill, those they fill twice, and how many cards they are.
     pub(super) pools: Pools,
+    /// Limits on the wild cards of a meld are set: contract melds are tried at every size
+    /// [`sizes`] gives, and the flow caps each template's wild cards.
+    pub(super) limited: bool,
+}
+
+/// The sizes a contract meld is tried at. Without limits on wild cards, its own: a meld of
+/// exactly the stated size exists whenever a larger one does. Under them (and
+/// `contract-sizes=minimum`) a longer meld may keep a limit its shorter parts break, so:
+/// - a set: the larger of its size and `wilds.min-naturals` (a set that keeps the limits holds one
+///   of its own size that keeps them, of its naturals first: the naturals' share only grows);
+/// - a run: its size alone where only `wilds.max-per-meld` and `side-by-side-in-runs` are set
+///   (any window of a run keeps those), else every size up to the longest run (a run whose
+///   wilds must not outnumber its naturals, or that needs so many naturals, may need more
+///   places than the contract names: 5♥ JK JK 8♥ is a run of three only as 5♥–8♥).
+pub(super) fn sizes(rules: &Rules, c: Component) -> std::ops::RangeInclusive<u8> {
+    let l = rules.wild_limits;
+    let n = c.size;
+    if !l.active() || rules.readings.contract_sizes == reading::ContractSizes::Exact {
+        return n..=n;
+    }
+    match c.kind {
+        MeldKind::Set => {
+            let m = n.max(l.min_naturals);
+            m..=m
+        }
+        MeldKind::Run if l.not_outnumbering || l.min_naturals > 0 => {
+            n..=(rules.max_run() as u8).max(n)
+        }
+        MeldKind::Run => n..=n,
+    }
 }
 
 /// The plain naturals of each pool of runs, as [`Search`] bounds templates with them.
@@ -169,6 +218,22 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         return;
     }
     let comp = s.contract[s.order[k]];
+    if s.limited {
+        // Every size the contract meld may be laid at; no order among equal components (their
+        // chosen sizes may differ).
+        for size in sizes(s.rules, comp) {
+            let comp = Component { size, ..comp };
+            let list: &[(Template, usize)] = match comp.kind {
+                MeldKind::Set => s.sets,
+                MeldKind::Run => s.runs.get(usize::from(size)).map_or(&[], Vec::as_slice),
+            };
+            try_templates(s, k, bound, st, comp, list, 0);
+            if st.out.is_some() {
+                return;
+            }
+        }
+        return;
+    }
     let list: &[(Template, usize)] = match comp.kind {
         MeldKind::Set => s.sets,
         MeldKind::Run => &s.runs[usize::from(comp.size)],
@@ -178,6 +243,20 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         Some((prev, t)) if *prev == comp => list.iter().position(|(x, _)| x == t).unwrap_or(0),
         _ => 0,
     };
+    try_templates(s, k, bound, st, comp, list, min_idx);
+}
+
+/// [`choose`]'s step: each template of `list` from `min_idx` on for contract meld `comp` (the
+/// `k`th in the search's order), and on to the next.
+fn try_templates(
+    s: &Search,
+    k: usize,
+    bound: usize,
+    st: &mut State,
+    comp: Component,
+    list: &[(Template, usize)],
+    min_idx: usize,
+) {
     // Cheap bound: the wilds needed if the templates had only the naturals they could hold.
     // `bound` carries the naturals the chosen templates could take at most.
     let need: usize = st
@@ -197,6 +276,31 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         }
         let here = naturals_added(s, comp, t, st);
         if need > bound + here + s.wilds {
+            continue;
+        }
+        if let Template::Run { suit, start, .. } = *t
+            && s.rules.wild_limits.apart_in_runs
+        {
+            // No two wild cards side by side (`wilds.side-by-side-in-runs=false`): each way of
+            // placing the wilds apart, as many as the other limits allow, fixed in the template.
+            let n = usize::from(comp.size);
+            let cap = s.rules.wild_limits.wild_cap(n);
+            for gaps in 0..1u16 << n {
+                if gaps & (gaps >> 1) != 0 || gaps.count_ones() as usize > cap {
+                    continue;
+                }
+                let rigid = Template::Run {
+                    suit,
+                    start,
+                    gaps: RIGID | gaps,
+                };
+                st.chosen.push((comp, rigid));
+                choose(s, k + 1, bound + here, st);
+                st.chosen.pop();
+                if st.out.is_some() {
+                    return;
+                }
+            }
             continue;
         }
         st.chosen.push((comp, *t));
@@ -241,16 +345,16 @@ pub(super) fn naturals_added(s: &Search, c: Component, t: &Template, st: &State)
                 });
             usable(j + 1).min(sizes + n) - usable(j).min(sizes)
         }
-        Template::Run { suit, start } => {
+        Template::Run { suit, start, .. } => {
             let pool = suit.map_or(4, |x| x as usize);
             let window = |size: usize, start: usize| s.rules.windows(size)[start];
             let holds = |size: usize, start: usize| {
                 ((s.pools.places[pool] & window(size, start)).count_ones() as usize).min(size)
             };
             let mut earlier = st.chosen.iter().filter_map(|(pc, x)| match x {
-                Template::Run { suit: other, start } if other == suit => {
-                    Some((usize::from(pc.size), *start))
-                }
+                Template::Run {
+                    suit: other, start, ..
+                } if other == suit => Some((usize::from(pc.size), *start)),
                 _ => None,
             });
             let before: usize = earlier.clone().map(|(size, at)| holds(size, at)).sum();

@@ -14,9 +14,19 @@ pub(super) enum Template {
     /// A set of `rank` (`natural_only_twos`: a set of twos under rank-only, whose other places
     /// only jokers fill).
     Set { rank: Rank },
-    /// A run of `suit` (`None`: any suits) over these line places.
-    Run { suit: Option<Suit>, start: usize },
+    /// A run of `suit` (`None`: any suits) over these line places. `gaps` is 0 (any place may
+    /// take a wild), or [`RIGID`] with the bits of the places (from the window's first, bit 0)
+    /// that take a wild, every other place a natural card: what the search tries where no two
+    /// wild cards of a run may stand side by side (`wilds.side-by-side-in-runs=false`).
+    Run {
+        suit: Option<Suit>,
+        start: usize,
+        gaps: u16,
+    },
 }
+
+/// [`Template::Run`]'s `gaps` bit that marks the places of wild cards as fixed.
+pub(super) const RIGID: u16 = 1 << 15;
 
 /// Whether `card` can be a natural card in a set of its rank.
 pub(super) fn set_natural(rules: &Rules, card: Card) -> bool {
@@ -178,13 +188,29 @@ pub(super) fn run_templates(
                 *slot = (fillable & w).count_ones() as u8;
                 if *slot == 0 && empty_left > 0 {
                     empty_left -= 1;
-                    without.push((Template::Run { suit, start }, 0));
+                    without.push((
+                        Template::Run {
+                            suit,
+                            start,
+                            gaps: 0,
+                        },
+                        0,
+                    ));
                 }
             }
         }
         let windows_of = suits.iter().zip(&avails).flat_map(|(&suit, row)| {
             let row = row[..windows.len()].iter().enumerate();
-            row.map(move |(start, &a)| (Template::Run { suit, start }, usize::from(a)))
+            row.map(move |(start, &a)| {
+                (
+                    Template::Run {
+                        suit,
+                        start,
+                        gaps: 0,
+                    },
+                    usize::from(a),
+                )
+            })
         });
         push_by_count(windows_of, with);
         if rules.readings.all_wild_melds == reading::AllWildMelds::Allowed {
@@ -229,7 +255,9 @@ pub(super) fn template_allowed(
             // The same run twice (same suit, or any suits, same places): not two different runs.
             if rules.readings.same_suit_runs_in_contract
                 == reading::SameSuitRunsInContract::DifferentRuns
-                && chosen.iter().any(|(c, x)| x == t && c.size == comp.size)
+                && chosen
+                    .iter()
+                    .any(|(c, x)| same_window(x, t) && c.size == comp.size)
             {
                 return false;
             }
@@ -244,5 +272,25 @@ pub(super) fn template_allowed(
             }
             true
         }
+    }
+}
+
+/// Whether two templates are the same set rank, or the same run window (whatever the places of
+/// their wild cards).
+fn same_window(a: &Template, b: &Template) -> bool {
+    match (a, b) {
+        (
+            Template::Run {
+                suit: s1,
+                start: a1,
+                ..
+            },
+            Template::Run {
+                suit: s2,
+                start: a2,
+                ..
+            },
+        ) => s1 == s2 && a1 == a2,
+        _ => a == b,
     }
 }

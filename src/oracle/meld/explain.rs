@@ -59,6 +59,45 @@ pub fn no_set_of_twos(rules: &Rules) -> Option<String> {
     })
 }
 
+/// Why cards that make a meld make none under the limits on wild cards (`wilds.*`): the first
+/// interpretation without the limits, and the limit it breaks. `None` where no limit is set or the
+/// cards make no meld even without them.
+pub fn beyond_limits(rules: &Rules, cards: &[Card], kind: Option<MeldKind>) -> Option<String> {
+    let l = rules.wild_limits;
+    if !l.active() {
+        return None;
+    }
+    let mut unlimited = rules.clone();
+    unlimited.wild_limits = crate::rules::WildLimits::default();
+    let mut first = None;
+    super::for_each(&unlimited, cards, kind, &mut |i| {
+        first = Some(i);
+        false
+    });
+    let i = first?;
+    let wilds = i.wilds().count();
+    let naturals = i.roles.len() - wilds;
+    let broken = if l.max.is_some_and(|m| wilds > usize::from(m)) {
+        format!(
+            "at most {} wild card(s) in a meld (wilds.max-per-meld)",
+            l.max.unwrap_or(0)
+        )
+    } else if l.not_outnumbering && wilds > naturals {
+        "no more wild cards than natural ones (wilds.may-outnumber-naturals=false)".to_string()
+    } else if naturals < usize::from(l.min_naturals) {
+        format!(
+            "at least {} natural card(s) in a meld (wilds.min-naturals)",
+            l.min_naturals
+        )
+    } else {
+        "no two wild cards side by side in a run (wilds.side-by-side-in-runs=false)".to_string()
+    };
+    Some(format!(
+        "read as a meld ({}: {naturals} natural, {wilds} wild) it breaks a limit on wild cards: {broken}",
+        i.describe()
+    ))
+}
+
 fn plural(rank: Rank) -> String {
     match rank {
         Rank::Ace => "aces".into(),

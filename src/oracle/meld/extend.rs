@@ -12,7 +12,7 @@ use crate::rules::{Place, Rules};
 /// Every interpretation of `old`'s cards plus `card` that keeps each role of `old` (a lay-off of one
 /// card): the same as filtering [`interpret`](super::interpret) of the combined cards by "extends
 /// `old`", but without enumerating the old meld again. `None` when this shortcut does not apply (a full circle under
-/// `runs.wrap-around`); callers then use the full search.
+/// `runs.wrap-around`, or limits on the wild cards of a meld); callers then use the full search.
 pub fn extend_by_one(
     rules: &Rules,
     old: &Interpretation,
@@ -149,7 +149,8 @@ pub fn joins(rules: &Rules, old: &Interpretation, card: Card) -> Option<Joins> {
 
 /// Calls `f` with every way `card` joins `old` as one more role that keeps the meld legal,
 /// until `f` returns `false`; returns `Some(false)` if stopped so, `Some(true)` after the last.
-/// `None` where the one-card shortcut does not apply (a full circle under `runs.wrap-around`).
+/// `None` where the one-card shortcut does not apply (a full circle under `runs.wrap-around`, or
+/// limits on the wild cards of a meld).
 ///
 /// `old` is an interpretation under `rules`, so where all-wild melds are forbidden it already
 /// holds a natural card, and so does every meld it grows into: no new role needs that check.
@@ -159,6 +160,11 @@ fn one_card_joins(
     card: Card,
     f: &mut dyn FnMut(Join) -> bool,
 ) -> Option<bool> {
+    // Under limits on the wild cards of a meld (`wilds.*`) a join may break one: the callers
+    // search the combined cards in full, where `for_each` keeps the limits.
+    if rules.wild_limits.active() {
+        return None;
+    }
     // This also turns away a full meld: `extend_set` and `extend_run` count on it.
     if !may_extend(rules, old, card) {
         return Some(true);

@@ -14,6 +14,9 @@
 //!   (a wild stands for a rank). A natural card sits at a place of its own rank, a wild at any
 //!   place; a run takes the line's low and high ace together only under `ace-both-ends=allowed`.
 //! - Under `all-wild-melds=forbidden` every meld holds at least one natural card.
+//! - Under the house limits on wild cards (`wilds.max-per-meld`, `may-outnumber-naturals`,
+//!   `min-naturals`, `side-by-side-in-runs`: [`within_limits`]) only the interpretations that
+//!   keep them are melds; a role counts as natural where it stands for itself.
 //!
 //! [`crate::oracle::meld_reference`] states exactly this by brute force (every card at every
 //! place it could stand); `tests/integration/meld_oracle.rs` holds the search here to it, and holds the
@@ -37,7 +40,7 @@ mod sets;
 #[cfg(test)]
 mod tests;
 
-pub use explain::{explain, no_set_of_twos};
+pub use explain::{beyond_limits, explain, no_set_of_twos};
 pub use extend::{
     Joins, OnlyJoin, extend_by_one, extend_each_by_one, extenders, extends, extends_by_one, joins,
     only_join, role_key,
@@ -272,9 +275,39 @@ fn all_wild_ok(rules: &Rules) -> bool {
     rules.readings.all_wild_melds == reading::AllWildMelds::Allowed
 }
 
+/// Whether `i` keeps the rules' limits on the wild cards of a meld ([`WildLimits`]): the count
+/// of its natural and wild roles, and in a run no two wild roles on neighbouring places (roles
+/// run low to high, one per place).
+///
+/// [`WildLimits`]: crate::rules::WildLimits
+pub fn within_limits(rules: &Rules, i: &Interpretation) -> bool {
+    let l = &rules.wild_limits;
+    let wilds = i.roles.iter().filter(|r| !r.natural).count();
+    l.counts_allow(i.roles.len() - wilds, wilds)
+        && !(l.apart_in_runs
+            && i.kind == MeldKind::Run
+            && i.roles.windows(2).any(|w| !w[0].natural && !w[1].natural))
+}
+
 /// Calls `f` on every interpretation (not deduplicated across calls, but each is produced once);
-/// stops when `f` returns `false`. Returns `false` if stopped.
+/// stops when `f` returns `false`. Returns `false` if stopped. Under limits on the wild cards of a
+/// meld ([`within_limits`]) only the interpretations that keep them are given.
 pub fn for_each(
+    rules: &Rules,
+    cards: &[Card],
+    kind: Option<MeldKind>,
+    f: &mut dyn FnMut(Interpretation) -> bool,
+) -> bool {
+    if rules.wild_limits.active() {
+        return for_each_unlimited(rules, cards, kind, &mut |i| {
+            !within_limits(rules, &i) || f(i)
+        });
+    }
+    for_each_unlimited(rules, cards, kind, f)
+}
+
+/// [`for_each`] without the limits on wild cards.
+fn for_each_unlimited(
     rules: &Rules,
     cards: &[Card],
     kind: Option<MeldKind>,
@@ -334,6 +367,8 @@ pub fn interpret(rules: &Rules, q: &Query) -> Verdict {
             }
             None => "no interpretation matches the declared meanings of the wild cards".to_string(),
         }
+    } else if let Some(why) = explain::beyond_limits(rules, &q.cards, q.kind) {
+        why
     } else {
         explain(rules, &q.cards, q.kind)
     };

@@ -194,3 +194,35 @@ fn meld_notation_is_flexible() {
     assert_eq!(canon(&["3S 3H", "3D"]), ["3S", "3H", "3D"]);
     assert_eq!(canon(&["3S,3H,3D"]), ["3S", "3H", "3D"]);
 }
+
+/// Twos read only as sets of other ranks: the verdict says why none is a set of twos, and only
+/// where the reading of `natural-twos` makes none.
+#[test]
+fn meld_of_twos_says_there_is_no_set_of_twos() {
+    let out = expect(0, &["meld", "2S", "2H", "2D", "--as", "set"]);
+    assert!(out.stdout.contains("set of Ks"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("note: there is no set of twos under natural-twos=runs-only"),
+        "{}",
+        out.stdout
+    );
+    let out = expect(
+        0,
+        &[
+            "--reading",
+            "natural-twos=runs-and-sets",
+            "meld",
+            "2S",
+            "2H",
+            "2D",
+            "--as",
+            "set",
+        ],
+    );
+    assert!(out.stdout.contains("set of 2s"), "{}", out.stdout);
+    assert!(!out.stdout.contains("no set of twos"), "{}", out.stdout);
+    // A run with a two in it is no question of sets.
+    let out = expect(0, &["meld", "9S", "2H", "2D", "--as", "run"]);
+    assert!(!out.stdout.contains("no set of twos"), "{}", out.stdout);
+}

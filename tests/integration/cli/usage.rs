@@ -79,14 +79,6 @@ fn rules_given_to_a_command_that_cannot_use_them_is_bad_input() {
         &["--rules", "cap-it", "explain", "two-penalty-value"],
         &["--rules", "cap-it", "schema", "rules"],
         &["--rules", "cap-it", "rules", "list"],
-        &[
-            "--rules",
-            "cap-it",
-            "bench",
-            "--seconds",
-            "0.01",
-            "meld-check",
-        ],
         &["--rules", "cap-it", "man"],
     ] {
         let out = expect(2, args);

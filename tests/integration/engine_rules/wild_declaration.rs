@@ -173,10 +173,19 @@ fn joker_to_lay_off(readings: &[(DisputeId, &str)]) -> Game {
 
 #[test]
 fn wild_declaration__when_ambiguous_applies_to_a_wild_laid_off_on_a_run() {
-    let mut g = joker_to_lay_off(&[]);
+    let mut g = joker_to_lay_off(&[(DisputeId::WildDeclaration, "when-ambiguous")]);
     rejected(&mut g, 1, lay_off(0, "JK"), Reason::AmbiguousWild);
     ok(&mut g, 1, lay_off_declared(0, "JK", &[("JK", "8S")]));
     assert_eq!(g.deal.table[0].interps.len(), 1);
+}
+
+/// Push's default (003: at most one natural card) asks nothing of a lay-off: the joker floats as
+/// 4S or 8S until a lay-off or rescue narrows it.
+#[test]
+fn wild_declaration__push_default_lets_a_wild_laid_off_float() {
+    let mut g = joker_to_lay_off(&[]);
+    ok(&mut g, 1, lay_off(0, "JK"));
+    assert_eq!(g.deal.table[0].interps.len(), 2);
 }
 
 #[test]

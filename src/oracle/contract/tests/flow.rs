@@ -95,6 +95,7 @@ fn the_first_flow_takes_a_two_as_the_rules_say() {
     let low = Template::Run {
         suit: Some(Suit::Hearts),
         start: 0,
+        gaps: 0,
     };
     assert_eq!(same(&never, "2H JK JK", run(3), low), None);
     // Where twos are not wild, a 2 fills nothing but a place of its own rank.
@@ -175,6 +176,7 @@ fn the_first_flow_leaves_the_search_little_to_do() {
     let run_4_to_7 = Template::Run {
         suit: Some(Suit::Spades),
         start: 3,
+        gaps: 0,
     };
     let sevens = Template::Set { rank: Rank::Seven };
     let chosen = [(run(4), run_4_to_7), (set(3), sevens)];

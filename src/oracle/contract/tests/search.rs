@@ -95,10 +95,24 @@ fn template_lists_are_the_stable_sort_by_naturals() {
                     for (start, &w) in rules.windows(n).iter().enumerate() {
                         let a = (fillable & w).count_ones() as usize;
                         if a > 0 {
-                            expected.push((Template::Run { suit, start }, a));
+                            expected.push((
+                                Template::Run {
+                                    suit,
+                                    start,
+                                    gaps: 0,
+                                },
+                                a,
+                            ));
                         } else if first_none {
                             first_none = false;
-                            none.push((Template::Run { suit, start }, 0));
+                            none.push((
+                                Template::Run {
+                                    suit,
+                                    start,
+                                    gaps: 0,
+                                },
+                                0,
+                            ));
                         }
                     }
                 }
@@ -152,7 +166,8 @@ fn run_templates_list_each_window_once() {
         (
             Template::Run {
                 suit: Some(Suit::Spades),
-                start: 2
+                start: 2,
+                gaps: 0
             },
             3
         )
@@ -242,6 +257,7 @@ fn the_pruning_bound_counts_shared_cards_once() {
                 hand: h,
                 wilds: 0,
                 pools: Pools::of(&run_naturals(rules, h)),
+                limited: false,
             };
             let st = State {
                 chosen: &mut chosen.to_vec(),
@@ -265,6 +281,7 @@ fn the_pruning_bound_counts_shared_cards_once() {
     let at = |suit: Suit, start: usize| Template::Run {
         suit: Some(suit),
         start,
+        gaps: 0,
     };
     let low = at(Suit::Spades, 2);
     let one_run = [(run(4), low)];
