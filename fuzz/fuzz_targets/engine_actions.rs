@@ -1,5 +1,6 @@
 //! Random action sequences on the engine. A game of a built-in rule set (some readings switched,
-//! house scoring rules set: card values, sides, the going-out bonus)
+//! house scoring rules set: card values, sides, the going-out bonus; and maybe the optional turn
+//! rules: first player, discard bans, going out)
 //! is played by picking, at each turn, one of `legal_actions()`; every action listed must be
 //! accepted (`accepts`), the picked one must apply, and the invariants (`check_invariants`: every
 //! card in one place, totals the sum of the hands' points) hold after each. Now and then an
@@ -23,6 +24,8 @@ struct Input {
     seed: u64,
     /// (dispute index, reading index) switched over the rule set's own.
     readings: Vec<(u8, u8)>,
+    /// The optional turn rules (`Rules::pick_turn_rules`), where given.
+    turn_rules: Option<[u8; 5]>,
     /// House scoring rules set over the rule set's own: the points of aces and of twos (each
     /// `None`: the reading decides), who scores together (0: the reading decides, 1:
     /// individual, 2: partnerships where the players allow them), the going-out bonus.
@@ -56,6 +59,9 @@ fuzz_target!(|input: Input| {
         let id = DisputeId::ALL[usize::from(*d) % DisputeId::ALL.len()];
         let names = id.reading_names();
         rules.set_reading(id, names[usize::from(*r) % names.len()]);
+    }
+    if let Some(p) = input.turn_rules {
+        rules.pick_turn_rules(p);
     }
     let span = rules.players.1 - rules.players.0 + 1;
     let players = rules.players.0 + input.players % span;

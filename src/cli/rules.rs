@@ -234,6 +234,12 @@ fn leaf_json(l: &Leaf) -> Value {
         Leaf::Int(n) => json!(n),
         Leaf::Bool(b) => json!(b),
         Leaf::Range(a, b) => json!({ "min": a, "max": b }),
+        Leaf::List(v) => json!(v),
+        Leaf::Relax(v) => json!({ "relax": v }),
+        Leaf::DeckTiers(t) => json!(t
+            .iter()
+            .map(|x| json!({ "players": { "min": x.from, "max": x.to }, "standard-decks": x.standard_decks, "jokers": x.jokers }))
+            .collect::<Vec<_>>()),
         Leaf::Rounds(r) => json!(r
             .iter()
             .map(|x| json!({ "deal": x.deal, "contract": x.contract.iter().map(|c| c.to_string()).collect::<Vec<_>>() }))

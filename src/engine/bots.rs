@@ -63,6 +63,9 @@ fn discards(game: &Game, seat: u8) -> Vec<Action> {
     let hand = &game.deal.hands[usize::from(seat)];
     let mut v: Vec<Action> = hand.iter().map(|(c, _)| Action::Discard(c)).collect();
     v.push(Action::EndTurn);
+    if game.rules.draws_until_allowed() {
+        v.push(Action::DrawStock);
+    }
     v
 }
 
@@ -498,8 +501,11 @@ fn greedy_discard(game: &Game, seat: u8) -> Action {
         &game.rules.rounds[game.round].contract
     };
     let useful = useful_cards(&game.rules, hand, wanted);
-    pick_discard(&game.rules, game.discard_mask(seat), useful)
-        .map_or(Action::EndTurn, Action::Discard)
+    match pick_discard(&game.rules, game.discard_mask(seat), useful) {
+        Some(c) => Action::Discard(c),
+        None if game.must_draw(seat) => Action::DrawStock,
+        None => Action::EndTurn,
+    }
 }
 
 /// The greedy player's discard among the `allowed` cards (masks by [`Card::index`]): not wild
@@ -638,7 +644,16 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
     // again and again copies them each time.
     let mut actions = Vec::with_capacity(1 << 10);
     let mut events = Vec::with_capacity(1 << 11);
-    let bound = 200_000;
+    // Every hand ends (docs/RULES-FORMAT.md, "Ending a hand"): at most twice the pack of turns
+    // with a card reaching the table, fewer than the stall limit between two of them, and at most
+    // a few actions per card of the pack in a turn. Far beyond any real game; a loop trips it.
+    let pack = game.rules.pack_size(game.players) as u64;
+    let per_hand = (2 * pack + 1)
+        .saturating_mul(u64::from(game.rules.stall_limit))
+        .saturating_mul(3 * pack + 3);
+    let bound = usize::try_from(per_hand.saturating_mul(game.rules.rounds.len() as u64))
+        .unwrap_or(usize::MAX)
+        .max(200_000);
     // Each seat's player, read once (not a division at every turn).
     let lineup: Vec<Bot> = (0..usize::from(game.players))
         .map(|s| bots[s % bots.len()])

@@ -67,6 +67,9 @@ impl Game {
                 cands.push(Action::Discard(c));
             }
             cands.push(Action::EndTurn);
+            if self.rules.draws_until_allowed() {
+                cands.push(Action::DrawStock);
+            }
             for (c, _) in hand.iter() {
                 for m in 0..self.deal.table.len() {
                     cands.extend(self.lay_off_forms(m, c, None));

@@ -561,6 +561,11 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
             let form = match &def.ty {
                 Ty::Text => "text".to_string(),
                 Ty::Int { min, max } => format!("an integer from {min} to {max}"),
+                Ty::Limit { min, max } => format!("an integer from {min} to {max}, or none"),
+                Ty::DeckTiers => {
+                    "a list of tiers, each {players: N or \"A-B\", standard-decks: N, jokers: N}"
+                        .to_string()
+                }
                 Ty::Bool => "true or false".to_string(),
                 Ty::Choice(o) => format!("one of {}", o.join(", ")),
                 Ty::PlayerRange => "a player count, 4, or a range \"3-6\"".to_string(),
@@ -568,6 +573,12 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                     "a list of deals, each {deal: N, contract: [set of 3, …]}".to_string()
                 }
                 Ty::Reading(d) => format!("a reading of {d}: {}", d.reading_names().join(", ")),
+                Ty::List(o) => format!("a list of distinct names from {}", o.join(", ")),
+                Ty::WhenNone(o, bans) => format!(
+                    "one of {}, or {{relax: [BAN, …]}} with bans from {}",
+                    o.join(", "),
+                    bans.join(", ")
+                ),
             };
             Explanation {
                 kind: "rule",

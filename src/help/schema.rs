@@ -153,9 +153,49 @@ fn plain(def: &RuleDef) -> Value {
         }
         Ty::Text => json!({ "type": "string" }),
         Ty::Int { min, max } => int(*min, *max),
+        Ty::DeckTiers => json!({
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "players": {
+                        "description": "a player count, or a range \"A-B\"",
+                        "anyOf": [int(2, 12), { "type": "string", "pattern": "^\\s*\\d+\\s*(?:-\\s*\\d+\\s*)?$" }]
+                    },
+                    "standard-decks": int(1, 16),
+                    "jokers": int(0, 64)
+                },
+                "required": ["players", "standard-decks", "jokers"],
+                "additionalProperties": false
+            }
+        }),
+        Ty::Limit { min, max } => json!({ "anyOf": [int(*min, *max), { "const": "none" }] }),
         Ty::Bool => json!({ "type": "boolean" }),
         Ty::Choice(options) => json!({ "enum": scalar_forms(options) }),
         Ty::Reading(id) => json!({ "enum": scalar_forms(id.reading_names()) }),
+        Ty::List(options) => json!({
+            "type": "array",
+            "items": { "enum": options },
+            "uniqueItems": true
+        }),
+        Ty::WhenNone(choices, bans) => json!({ "anyOf": [
+            { "enum": choices },
+            {
+                "type": "object",
+                "properties": {
+                    "relax": {
+                        "description": "the bans lifted one after another until a card may be discarded",
+                        "type": "array",
+                        "items": { "enum": bans },
+                        "uniqueItems": true,
+                        "minItems": 1
+                    }
+                },
+                "required": ["relax"],
+                "additionalProperties": false
+            }
+        ] }),
         Ty::PlayerRange => {
             // Every range a ≤ b within 2 … 12, spelled out so that a reversed range fails too.
             let mut alts = Vec::new();

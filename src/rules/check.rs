@@ -9,8 +9,9 @@ use super::spec::{Component, MeldKind, RawRules, RoundSpec};
 use crate::base::diag::Diagnostic;
 use crate::base::yaml::Pos;
 
-const DEAL_RELATED: [&str; 6] = [
+const DEAL_RELATED: [&str; 7] = [
     "players.count",
+    "decks.by-players",
     "decks.standard-decks",
     "decks.jokers",
     "decks.large-table.standard-decks",
@@ -192,15 +193,32 @@ impl Checks<'_> {
                 break;
             }
         }
-        let (decks, jokers) = rules.pack(rules.players.0);
-        let wilds = usize::from(jokers)
-            + if rules.twos_wild {
-                4 * usize::from(decks)
-            } else {
-                0
-            };
+        // The smallest pack of the allowed player counts (the fewest players' unless
+        // `decks.by-players` says otherwise), and the largest set the packs all allow.
+        let counts = rules.players.0..=rules.players.1;
+        let smallest = counts
+            .clone()
+            .min_by_key(|&n| rules.pack_size(n))
+            .unwrap_or(rules.players.0);
+        // Per count: the largest set, and the most natural cards a set may hold (the copies of a
+        // rank); the least of each over the counts.
+        let (max_set, set_naturals) = counts
+            .map(|n| {
+                let (decks, jokers) = rules.pack(n);
+                let wilds = usize::from(jokers)
+                    + if rules.twos_wild {
+                        4 * usize::from(decks)
+                    } else {
+                        0
+                    };
+                let max = rules.max_set(usize::from(decks), wilds);
+                (max, max.min(4 * usize::from(decks)))
+            })
+            .fold((usize::MAX, usize::MAX), |(a, b), (m, n)| {
+                (a.min(m), b.min(n))
+            });
         let total: usize = r.contract.iter().map(|c| usize::from(c.size)).sum();
-        if total > rules.pack_size(rules.players.0) {
+        if total > rules.pack_size(smallest) {
             self.push(
                 Diagnostic::new(
                     file,
@@ -208,7 +226,7 @@ impl Checks<'_> {
                     &format!("rounds[{i}].contract"),
                     format!(
                         "the contract needs {total} cards; the pack has {}",
-                        rules.pack_size(rules.players.0)
+                        rules.pack_size(smallest)
                     ),
                 ),
                 &DEAL_RELATED,
@@ -219,9 +237,8 @@ impl Checks<'_> {
             let pos = r.contract_pos[j];
             let most_naturals = match c.kind {
                 MeldKind::Set => {
-                    let max = rules.max_set(usize::from(decks), wilds);
-                    self.contract_set(c, file, pos, &path, max);
-                    max.min(4 * usize::from(decks))
+                    self.contract_set(c, file, pos, &path, max_set);
+                    set_naturals
                 }
                 MeldKind::Run => {
                     self.contract_run(c, file, pos, &path);

@@ -7,7 +7,10 @@
 use super::check;
 use super::line::{LineMasks, build_line, from_line};
 use super::spec::{self, Leaf, RawRules, RoundSpec};
-use super::{Direction, LargeTable, Round, Rules, Sides, WhenEmpty, WildLimits};
+use super::{
+    Direction, DiscardRules, FirstPlayer, LargeTable, Round, Rules, Sides, WhenEmpty,
+    WhenNoneAllowed, WildLimits, ban,
+};
 use crate::base::diag::Diagnostic;
 use crate::base::yaml::Pos;
 use crate::rules::disputes::{DisputeId, Readings, reading};
@@ -40,7 +43,49 @@ pub(super) fn compile(raw: &RawRules, top: &str) -> Result<Rules, Vec<Diagnostic
         Some(Leaf::Rounds(r)) => r.clone(),
         _ => Vec::new(),
     };
-    let rules = rules_of(raw, &rounds_spec, &mut diags);
+    let mut rules = rules_of(raw, &rounds_spec, &mut diags);
+    if let Some(e) = raw.get("decks.by-players") {
+        for t in &rules.deck_tiers {
+            let (lo, hi) = rules.players;
+            let bad = t.from > t.to
+                || t.from < lo
+                || t.to > hi
+                || !(1..=16).contains(&t.standard_decks)
+                || t.jokers > 64;
+            if bad {
+                diags.push(
+                    Diagnostic::new(
+                        &e.origin.file,
+                        e.origin.pos,
+                        "decks.by-players",
+                        format!(
+                            "the tier for {}-{} players ({} decks, {} jokers) is not a pack for this game, played by {}",
+                            t.from,
+                            t.to,
+                            t.standard_decks,
+                            t.jokers,
+                            if lo == hi { lo.to_string() } else { format!("{lo} to {hi}") }
+                        ),
+                    )
+                    .with_hint("name only player counts of `players.count`, with 1 to 16 decks and at most 64 jokers"),
+                );
+            }
+        }
+    }
+    if let Some(e) = raw.get("stock.rebuilds")
+        && rules.when_empty == WhenEmpty::EndHand
+    {
+        diags.push(
+            Diagnostic::new(
+                &e.origin.file,
+                e.origin.pos,
+                "stock.rebuilds",
+                "`stock.rebuilds` limits rebuilding the stock, which `stock.when-empty: end-hand` never does",
+            )
+            .with_hint("set `stock.when-empty: reshuffle-discards`, or leave `stock.rebuilds` out"),
+        );
+    }
+    rules.discard_rules = discard_rules_of(raw, &rules, &mut diags);
     check::meaning(raw, top, &rules, &rounds_spec, &mut diags);
     if diags.is_empty() {
         Ok(rules)
@@ -116,6 +161,10 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
         standard_decks: int(raw, "decks.standard-decks") as u8,
         jokers: int(raw, "decks.jokers") as u8,
         large_table,
+        deck_tiers: match raw.get("decks.by-players").map(|e| &e.value) {
+            Some(Leaf::DeckTiers(t)) => t.clone(),
+            _ => Vec::new(),
+        },
         twos_wild: flag(raw, "wilds.twos"),
         wild_limits: WildLimits {
             max: raw
@@ -146,12 +195,28 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
             Direction::Left
         },
         discard_wilds: choice(raw, "discard.wilds") != "forbidden",
+        discard_rules: None,
+        first_player: raw
+            .get("players.first")
+            .map(|_| match choice(raw, "players.first") {
+                "dealer-right" => FirstPlayer::DealerRight,
+                "previous-winner" => FirstPlayer::PreviousWinner,
+                "random" => FirstPlayer::Random,
+                _ => FirstPlayer::DealerLeft,
+            }),
+        no_going_out_on_contract_turn: flag(raw, "going-out.not-on-contract-turn"),
         when_empty: if choice(raw, "stock.when-empty") == "reshuffle-discards" {
             WhenEmpty::ReshuffleDiscards
         } else {
             WhenEmpty::EndHand
         },
-        stall_limit: int(raw, "stock.stall-limit") as u32,
+        stall_limit: match raw.get("stock.stall-limit").map(|e| &e.value) {
+            Some(Leaf::Int(n)) => *n as u32,
+            _ => super::STALL_BACKSTOP,
+        },
+        max_rebuilds: raw
+            .get("stock.rebuilds")
+            .map(|_| int(raw, "stock.rebuilds") as u16),
         points,
         stated_points,
         sides: sides_of(raw),
@@ -166,6 +231,91 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
         line,
         overrides: super::overrides::stated_mask(raw),
     }
+}
+
+/// `discard.bans` and `discard.when-none-allowed`, where either is stated (`None` otherwise:
+/// the readings decide, the engine's plain path). Problems go to `diags`: a name that is no ban
+/// (rules given as a listing), `taken-card` beside `taken-kind`, and a relaxation that lifts a
+/// ban not in force.
+fn discard_rules_of(
+    raw: &RawRules,
+    rules: &Rules,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<DiscardRules> {
+    let bans_entry = raw.get("discard.bans");
+    let when_entry = raw.get("discard.when-none-allowed");
+    if bans_entry.is_none() && when_entry.is_none() {
+        return None;
+    }
+    let problem = |e: &spec::Entry, path: &str, msg: String, hint: &str| {
+        Diagnostic::new(&e.origin.file, e.origin.pos, path, msg).with_hint(hint.to_string())
+    };
+    let names_of = |e: &spec::Entry, path: &str, names: &[String], diags: &mut Vec<Diagnostic>| {
+        let mut bits = 0u8;
+        for n in names {
+            match ban::of(n) {
+                0 => diags.push(problem(
+                    e,
+                    path,
+                    format!("`{n}` is not a discard ban"),
+                    &format!("the bans are {}", spec::DISCARD_BANS.join(", ")),
+                )),
+                b => bits |= b,
+            }
+        }
+        bits
+    };
+    let bans = bans_entry.map(|e| match &e.value {
+        Leaf::List(names) => {
+            let bits = names_of(e, "discard.bans", names, diags);
+            if bits & ban::TAKEN_CARD != 0 && bits & ban::TAKEN_KIND != 0 {
+                diags.push(problem(
+                    e,
+                    "discard.bans",
+                    "`taken-kind` already bans the taken card itself".into(),
+                    "keep one: taken-card (that very card) or taken-kind (every card of its kind)",
+                ));
+            }
+            bits
+        }
+        _ => 0,
+    });
+    let mut out = DiscardRules {
+        bans,
+        when_none: None,
+    };
+    if let Some(e) = when_entry {
+        out.when_none = Some(match &e.value {
+            Leaf::Choice(s) if s == "draw-until-allowed" => WhenNoneAllowed::DrawUntilAllowed,
+            Leaf::Relax(names) => {
+                let path = "discard.when-none-allowed.relax";
+                let mut in_force = Rules {
+                    discard_rules: Some(out.clone()),
+                    ..rules.clone()
+                }
+                .discard_bans();
+                let mut steps = Vec::new();
+                let mut lifted = 0u8;
+                for n in names {
+                    let b = names_of(e, path, std::slice::from_ref(n), diags);
+                    if b != 0 && in_force & b == 0 {
+                        diags.push(problem(
+                            e,
+                            path,
+                            format!("`relax` lifts `{n}`, which is not a ban in force"),
+                            "ban it (`discard.bans`, or `discard.wilds: forbidden` for wilds), or leave it out of `relax`",
+                        ));
+                    }
+                    in_force &= !b;
+                    lifted |= b;
+                    steps.push(lifted);
+                }
+                WhenNoneAllowed::Relax(steps)
+            }
+            _ => WhenNoneAllowed::NoDiscard,
+        });
+    }
+    Some(out)
 }
 
 /// The reading of every dispute, as the raw rules name it.

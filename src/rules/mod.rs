@@ -46,6 +46,68 @@ pub enum WhenEmpty {
     ReshuffleDiscards,
 }
 
+/// The stall limit under `stock.stall-limit: none`: not a rule but the engine's backstop, so that
+/// every hand still ends (a hand can only get there by taking and returning discards, or
+/// rebuilding the stock, for a million turns with no card reaching the table).
+pub const STALL_BACKSTOP: u32 = 1_000_000;
+
+/// Who plays first in a deal (`players.first`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstPlayer {
+    DealerLeft,
+    DealerRight,
+    /// The seat that went out in the hand before; the dealer's left in deal 1 and after a hand
+    /// that nobody went out of.
+    PreviousWinner,
+    /// `below(players)` from the game's generator, drawn at the start of each deal before the
+    /// pack is shuffled.
+    Random,
+}
+
+/// The discard bans (`discard.bans`) as bits of a mask.
+pub mod ban {
+    pub const WILDS: u8 = 1;
+    pub const TWOS: u8 = 2;
+    pub const TAKEN_CARD: u8 = 4;
+    pub const TAKEN_KIND: u8 = 8;
+    pub const FITS_TABLE: u8 = 16;
+    /// Not a ban: in a relaxation step, twos are no longer held by the `wilds` ban (the
+    /// reading `no-legal-discard=relax-taken-card-then-twos`: "twos, wild twos too").
+    pub const TWOS_AS_WILDS: u8 = 32;
+
+    /// The bit of a ban's name in the rules language.
+    pub fn of(name: &str) -> u8 {
+        match name {
+            "wilds" => WILDS,
+            "twos" => TWOS,
+            "taken-card" => TAKEN_CARD,
+            "taken-kind" => TAKEN_KIND,
+            "fits-table" => FITS_TABLE,
+            _ => 0,
+        }
+    }
+}
+
+/// What happens when the bans leave no card to discard (`discard.when-none-allowed`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WhenNoneAllowed {
+    /// The bans lifted after each step, cumulative (masks of [`ban`] bits): the first step that
+    /// lets a card go decides; after the last the turn ends without a discard.
+    Relax(Vec<u8>),
+    NoDiscard,
+    /// The player draws from the stock, one card at a time, until a card may go.
+    DrawUntilAllowed,
+}
+
+/// The discard rules of `discard.bans` and `discard.when-none-allowed`, where either is stated.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DiscardRules {
+    /// `discard.bans` (bits of [`ban`]); `None`: the reading `discard-restrictions` decides.
+    pub bans: Option<u8>,
+    /// `discard.when-none-allowed`; `None`: the reading `no-legal-discard` decides.
+    pub when_none: Option<WhenNoneAllowed>,
+}
+
 /// Who scores together, where the rules state it (`scoring.sides`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sides {
@@ -132,6 +194,8 @@ pub struct Rules {
     pub standard_decks: u8,
     pub jokers: u8,
     pub large_table: Option<LargeTable>,
+    /// `decks.by-players`: the pack of the player counts a tier names (empty where not stated).
+    pub deck_tiers: Vec<spec::DeckTier>,
     pub twos_wild: bool,
     pub wild_limits: WildLimits,
     pub set_min: u8,
@@ -144,8 +208,18 @@ pub struct Rules {
     pub push_stock_cards: u8,
     pub push_to: Direction,
     pub discard_wilds: bool,
+    /// `discard.bans` and `discard.when-none-allowed`; `None` where neither is stated (the
+    /// readings and `discard.wilds` decide, as they always did).
+    pub discard_rules: Option<DiscardRules>,
+    /// `players.first`; `None`: the reading `six-ten-first-player` decides.
+    pub first_player: Option<FirstPlayer>,
+    /// `going-out.not-on-contract-turn`.
+    pub no_going_out_on_contract_turn: bool,
     pub when_empty: WhenEmpty,
+    /// `stock.stall-limit`; [`STALL_BACKSTOP`] under `none`.
     pub stall_limit: u32,
+    /// `stock.rebuilds`: how many times a hand's stock may be rebuilt; `None`: no limit.
+    pub max_rebuilds: Option<u16>,
     /// Points by rank number (index 1 = ace … 13 = king); index 0 is the joker.
     pub points: [u16; 14],
     /// The points of an ace and of a two where the rules state them (`scoring.points.A`,
@@ -235,6 +309,13 @@ impl Rules {
 
     /// Standard decks and jokers in the pack for `players`.
     pub fn pack(&self, players: u8) -> (u8, u8) {
+        if let Some(t) = self
+            .deck_tiers
+            .iter()
+            .find(|t| (t.from..=t.to).contains(&players))
+        {
+            return (t.standard_decks, t.jokers);
+        }
         let mut decks = self.standard_decks;
         let mut jokers = self.jokers;
         if let Some(lt) = self.large_table {
@@ -348,6 +429,156 @@ impl Rules {
         } = from_line(&self.line, self.wrap_around);
         [self.points[1], self.points[2]] =
             compile::ace_two_points(&self.readings, self.stated_points);
+    }
+
+    /// Who plays first in a deal: `players.first`, else the reading `six-ten-first-player`.
+    pub fn first_player(&self) -> FirstPlayer {
+        self.first_player
+            .unwrap_or(match self.readings.six_ten_first_player {
+                reading::SixTenFirstPlayer::DealerLeft => FirstPlayer::DealerLeft,
+                reading::SixTenFirstPlayer::DealerRight => FirstPlayer::DealerRight,
+            })
+    }
+
+    /// The discard bans in force (bits of [`ban`]) under `discard.bans` (or the reading
+    /// `discard-restrictions` where it is not stated) and `discard.wilds`.
+    pub fn discard_bans(&self) -> u8 {
+        let listed = match self.discard_rules.as_ref().and_then(|d| d.bans) {
+            Some(b) => b,
+            None => match self.readings.discard_restrictions {
+                reading::DiscardRestrictions::None => 0,
+                reading::DiscardRestrictions::NoTwosNoTakenCard => ban::TWOS | ban::TAKEN_CARD,
+            },
+        };
+        let wilds = if self.discard_wilds { 0 } else { ban::WILDS };
+        listed | wilds
+    }
+
+    /// Sets the optional turn rules from five picks, each ranging over every value, absence
+    /// included: `players.first` (`picks[0]`), `discard.bans` (`picks[1]`: bits of [`ban`],
+    /// `taken-kind` winning over `taken-card`), `discard.when-none-allowed` (`picks[2]`: a
+    /// relaxation lifts the bans in force, in an order the pick rotates),
+    /// `going-out.not-on-contract-turn` (`picks[3]`), and the ending (`picks[4]`: one time in
+    /// four `stock.stall-limit: none`, except under `push-with-one-stock-card=forbidden`, and
+    /// under `reshuffle-discards` a `stock.rebuilds` of 0 to 2 or none; one time in two a
+    /// `decks.by-players` that adds jokers). Every result is a combination the rules language accepts. For the
+    /// random-rules generators of tests and fuzz targets.
+    pub fn pick_turn_rules(&mut self, picks: [u8; 5]) {
+        self.first_player = match picks[0] % 5 {
+            0 => None,
+            1 => Some(FirstPlayer::DealerLeft),
+            2 => Some(FirstPlayer::DealerRight),
+            3 => Some(FirstPlayer::PreviousWinner),
+            _ => Some(FirstPlayer::Random),
+        };
+        let bans = match picks[1] % 33 {
+            32 => None,
+            b if b & ban::TAKEN_KIND != 0 => Some(b & !ban::TAKEN_CARD),
+            b => Some(b),
+        };
+        self.discard_rules = Some(DiscardRules {
+            bans,
+            when_none: None,
+        });
+        let in_force = self.discard_bans();
+        let when_none = match picks[2] % 4 {
+            0 => None,
+            1 => Some(WhenNoneAllowed::NoDiscard),
+            2 => Some(WhenNoneAllowed::DrawUntilAllowed),
+            _ => {
+                let mut order: Vec<u8> = (0..5)
+                    .map(|i| 1 << i)
+                    .filter(|b| in_force & b != 0)
+                    .collect();
+                if order.is_empty() {
+                    Some(WhenNoneAllowed::NoDiscard)
+                } else {
+                    let k = usize::from(picks[2] / 4) % order.len();
+                    order.rotate_left(k);
+                    let mut lifted = 0;
+                    Some(WhenNoneAllowed::Relax(
+                        order
+                            .iter()
+                            .map(|b| {
+                                lifted |= b;
+                                lifted
+                            })
+                            .collect(),
+                    ))
+                }
+            }
+        };
+        let stated = [
+            ("players.first", self.first_player.is_some()),
+            ("discard.bans", bans.is_some()),
+            ("discard.when-none-allowed", when_none.is_some()),
+        ];
+        for (path, on) in stated {
+            let bit = overrides::index_of(path).map_or(0, |i| 1 << i);
+            self.overrides = if on {
+                self.overrides | bit
+            } else {
+                self.overrides & !bit
+            };
+        }
+        self.discard_rules =
+            (bans.is_some() || when_none.is_some()).then_some(DiscardRules { bans, when_none });
+        self.no_going_out_on_contract_turn = picks[3] % 2 == 1;
+        // Where a push may be refused for a short stock (push-with-one-stock-card=forbidden),
+        // players may have to take and return the discard for ever: there only the stall
+        // limit ends the hand, and the backstop would make a game of millions of turns.
+        let may_loop =
+            self.readings.push_with_one_stock_card == reading::PushWithOneStockCard::Forbidden;
+        if picks[4].is_multiple_of(4) && !may_loop {
+            self.stall_limit = STALL_BACKSTOP;
+        }
+        // One time in two, a pack by player count: the same decks and one to three jokers
+        // more (more cards never make a deal or a contract impossible).
+        self.deck_tiers.clear();
+        if picks[4] / 16 % 2 == 1 {
+            let tiers = (self.players.0..=self.players.1).map(|n| {
+                let (standard_decks, jokers) = self.pack(n);
+                spec::DeckTier {
+                    from: n,
+                    to: n,
+                    standard_decks,
+                    jokers: jokers + 1 + n % 3,
+                }
+            });
+            self.deck_tiers = tiers.collect();
+        }
+        if self.when_empty == WhenEmpty::ReshuffleDiscards {
+            self.max_rebuilds = match picks[4] / 4 % 4 {
+                3 => None,
+                n => Some(u16::from(n)),
+            };
+        }
+    }
+
+    /// Whether `discard.when-none-allowed: draw-until-allowed` is stated.
+    pub fn draws_until_allowed(&self) -> bool {
+        self.discard_rules
+            .as_ref()
+            .is_some_and(|d| d.when_none == Some(WhenNoneAllowed::DrawUntilAllowed))
+    }
+
+    /// What happens when no card may be discarded: `discard.when-none-allowed`, else the
+    /// reading `no-legal-discard`.
+    pub fn when_none_allowed(&self) -> WhenNoneAllowed {
+        if let Some(w) = self
+            .discard_rules
+            .as_ref()
+            .and_then(|d| d.when_none.clone())
+        {
+            return w;
+        }
+        match self.readings.no_legal_discard {
+            reading::NoLegalDiscard::RelaxTakenCardThenTwos => {
+                let taken = ban::TAKEN_CARD | ban::TAKEN_KIND;
+                WhenNoneAllowed::Relax(vec![taken, taken | ban::TWOS | ban::TWOS_AS_WILDS])
+            }
+            reading::NoLegalDiscard::NoDiscard => WhenNoneAllowed::NoDiscard,
+        }
     }
 
     /// Whether a 2 may stand for itself in a set (a set of twos): always when twos are not wild.

@@ -17,6 +17,9 @@ use crate::rules::spec::RawRules;
 /// overridden by more than one rule; a rule overrides one dispute.
 pub const OVERRIDES: &[(&str, DisputeId)] = &[
     ("decks.large-table.from-players", DisputeId::CapitThirdDeck),
+    ("players.first", DisputeId::SixTenFirstPlayer),
+    ("discard.bans", DisputeId::DiscardRestrictions),
+    ("discard.when-none-allowed", DisputeId::NoLegalDiscard),
     ("scoring.points.A", DisputeId::AcePenaltyValue),
     ("scoring.points.2", DisputeId::TwoPenaltyValue),
     ("scoring.sides", DisputeId::SixTenPartnerships),

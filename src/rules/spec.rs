@@ -28,6 +28,19 @@ pub enum Ty {
     Rounds,
     /// The reading of a dispute.
     Reading(DisputeId),
+    /// The pack by player count: a list of `{players, standard-decks, jokers}`.
+    DeckTiers,
+    /// An integer limit, or `none` (no limit).
+    Limit {
+        min: i64,
+        max: i64,
+    },
+    /// A list of distinct names from a fixed set, in any order (`[wilds, taken-card]`); may be
+    /// empty.
+    List(&'static [&'static str]),
+    /// What happens when no card may be discarded: one of the names, or `{relax: [BAN, …]}`,
+    /// the bans lifted one after another (names from the second list).
+    WhenNone(&'static [&'static str], &'static [&'static str]),
 }
 
 /// One rule of the language.
@@ -51,6 +64,12 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         Ty::PlayerRange,
         true,
         "how many may play: `4` or a range `\"3-6\"`",
+    ),
+    (
+        "players.first",
+        Ty::Choice(&FIRST_PLAYER),
+        false,
+        "who plays first in each deal (and is dealt the first card): dealer-left, dealer-right, previous-winner (the seat that went out in the hand before; the dealer's left in deal 1 and after a hand nobody went out of) or random (a seat drawn from the game's generator before each deal's shuffle); absent: dispute six-ten-first-player decides",
     ),
     (
         "decks.standard-decks",
@@ -81,6 +100,12 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         Ty::Int { min: 0, max: 32 },
         false,
         "jokers added at a large table",
+    ),
+    (
+        "decks.by-players",
+        Ty::DeckTiers,
+        false,
+        "the pack by number of players: a list of {players: N or \"A-B\", standard-decks: N, jokers: N}; a player count a tier names plays with exactly those cards (decks.standard-decks, decks.jokers and the large table then do not apply to it); counts no tier names use them",
     ),
     (
         "wilds.twos",
@@ -167,6 +192,18 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         "whether wild cards may be discarded",
     ),
     (
+        "discard.bans",
+        Ty::List(&DISCARD_BANS),
+        false,
+        "the cards that may not be discarded, besides wilds under `discard.wilds: forbidden`: wilds (jokers, and twos where twos are wild), twos (any 2), taken-card (the very card taken from the discard pile this turn; another copy of it may go), taken-kind (every card of the taken card's kind), fits-table (a card that could be laid off on a table meld as it stands); `[]` bans nothing; absent: dispute discard-restrictions decides",
+    ),
+    (
+        "discard.when-none-allowed",
+        Ty::WhenNone(&["no-discard", "draw-until-allowed"], &DISCARD_BANS),
+        false,
+        "when the bans leave no card to discard: `{relax: [BAN, …]}` lifts the listed bans one at a time in order until a card may go (never for the last card in hand: going out needs a card no ban holds); no-discard ends the turn without one; draw-until-allowed draws from the stock (draw-stock) one card at a time until a card may go (an empty stock that cannot be rebuilt ends the hand as a stock-out); absent: dispute no-legal-discard decides",
+    ),
+    (
         "stock.when-empty",
         Ty::Choice(&["end-hand", "reshuffle-discards"]),
         true,
@@ -174,14 +211,32 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
     ),
     (
         "stock.stall-limit",
-        Ty::Int {
+        Ty::Limit {
             min: 1,
             max: 100_000,
         },
         true,
-        "a hand ends (as a stock-out) after this many turns in a row with no card reaching the table",
+        "a hand ends (as a stock-out) after this many turns in a row with no card reaching the table; none: no limit from the rules, the engine's backstop of 1000000 turns still ends a hand",
+    ),
+    (
+        "stock.rebuilds",
+        Ty::Int { min: 0, max: 1000 },
+        false,
+        "under `stock.when-empty: reshuffle-discards`, how many times a hand's stock may be rebuilt from the discards; then an empty stock ends the hand as under end-hand; absent: no limit",
+    ),
+    (
+        "going-out.not-on-contract-turn",
+        Ty::Bool,
+        false,
+        "true: a player may not go out (by a meld, a lay-off or a discard) on the turn his contract goes down; a player left with one card then keeps it and ends the turn without a discard; absent: false",
     ),
 ];
+
+/// The values of `players.first`.
+pub const FIRST_PLAYER: [&str; 4] = ["dealer-left", "dealer-right", "previous-winner", "random"];
+
+/// The bans of `discard.bans` (and the names `{relax: […]}` lifts).
+pub const DISCARD_BANS: [&str; 5] = ["wilds", "twos", "taken-card", "taken-kind", "fits-table"];
 
 /// The keys of `scoring.points` every rule set gives: every rank but aces and twos, and the joker.
 pub const POINT_KEYS: [&str; 12] = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
@@ -317,6 +372,25 @@ pub struct RoundSpec {
     pub contract_pos: Vec<Pos>,
 }
 
+/// One entry of `decks.by-players`: the pack for `from` to `to` players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DeckTier {
+    pub from: u8,
+    pub to: u8,
+    pub standard_decks: u8,
+    pub jokers: u8,
+}
+
+impl DeckTier {
+    fn players(&self) -> String {
+        if self.from == self.to {
+            self.from.to_string()
+        } else {
+            format!("{}-{}", self.from, self.to)
+        }
+    }
+}
+
 /// A rule's value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Leaf {
@@ -326,6 +400,12 @@ pub enum Leaf {
     Choice(String),
     Range(u8, u8),
     Rounds(Vec<RoundSpec>),
+    /// A list of names ([`Ty::List`]).
+    List(Vec<String>),
+    /// `{relax: [BAN, …]}` ([`Ty::WhenNone`]).
+    Relax(Vec<String>),
+    /// The pack by player count ([`Ty::DeckTiers`]).
+    DeckTiers(Vec<DeckTier>),
 }
 
 impl Leaf {
@@ -353,6 +433,13 @@ impl Leaf {
             Leaf::Bool(b) => b.to_string(),
             Leaf::Range(a, b) if a == b => a.to_string(),
             Leaf::Range(a, b) => format!("{a}-{b}"),
+            Leaf::List(v) => v.join(","),
+            Leaf::Relax(v) => format!("relax:{}", v.join(",")),
+            Leaf::DeckTiers(t) => t
+                .iter()
+                .map(|x| format!("{}:{},{}", x.players(), x.standard_decks, x.jokers))
+                .collect::<Vec<_>>()
+                .join(";"),
             Leaf::Rounds(r) => r
                 .iter()
                 .map(|x| {
@@ -701,6 +788,14 @@ fn decode_value(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Leaf> {
     let path = def.path.as_str();
+    match &def.ty {
+        Ty::DeckTiers => return decode_tiers(file, node, path, diags).map(Leaf::DeckTiers),
+        Ty::List(options) => return decode_names(file, node, path, options, diags).map(Leaf::List),
+        Ty::WhenNone(choices, bans) => {
+            return decode_when_none(file, node, path, choices, bans, diags);
+        }
+        _ => {}
+    }
     let mut fail = |msg: String, hint: Option<String>| {
         let mut d = Diagnostic::new(file, node.pos, path, msg);
         if let Some(h) = hint {
@@ -736,6 +831,22 @@ fn decode_value(
             ),
             _ => fail(
                 format!("expected an integer, found {}", node.kind_name()),
+                None,
+            ),
+        },
+        Ty::Limit { min, max } => match (&node.value, node.scalar_text()) {
+            (Value::Int(n), _) if (*min..=*max).contains(n) => Some(Leaf::Int(*n)),
+            (Value::Int(n), _) => fail(
+                format!("{n} is out of range: expected {min} to {max}, or none"),
+                None,
+            ),
+            (_, Some(s)) if s == "none" => Some(Leaf::Choice(s)),
+            (_, Some(s)) => fail(
+                format!("`{s}` is not a limit"),
+                Some(format!("write an integer from {min} to {max}, or none")),
+            ),
+            _ => fail(
+                format!("expected an integer or none, found {}", node.kind_name()),
                 None,
             ),
         },
@@ -812,7 +923,271 @@ fn decode_value(
             }
         }
         Ty::Rounds => decode_rounds(file, node, diags).map(Leaf::Rounds),
+        Ty::List(_) | Ty::WhenNone(..) | Ty::DeckTiers => unreachable!("decoded above"),
     }
+}
+
+/// `discard.when-none-allowed`'s value: one of `choices`, or `{relax: [BAN, …]}` with names from
+/// `bans`.
+fn decode_when_none(
+    file: &str,
+    node: &Node,
+    path: &str,
+    choices: &[&str],
+    bans: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Leaf> {
+    let relax_hint = "write `{relax: [taken-card, …]}`";
+    let problem = |pos: Pos, at: &str, msg: String, hint: String| {
+        Diagnostic::new(file, pos, at, msg).with_hint(hint)
+    };
+    if let Value::Map(entries) = &node.value {
+        if entries.is_empty() {
+            diags.push(problem(
+                node.pos,
+                path,
+                "an empty map".into(),
+                relax_hint.into(),
+            ));
+            return None;
+        }
+        let mut out = None;
+        for (k, v) in entries {
+            let key = k.scalar_text().unwrap_or_else(|| "?".into());
+            if key != "relax" {
+                let hint = format!("{relax_hint}, or one of: {}", choices.join(", "));
+                let at = format!("{path}.{key}");
+                diags.push(problem(k.pos, &at, format!("unknown key `{key}`"), hint));
+                return None;
+            }
+            let at = format!("{path}.relax");
+            out = decode_names(file, v, &at, bans, diags);
+            if out.as_ref().is_some_and(Vec::is_empty) {
+                let hint = "name the bans to lift, in order, or write `no-discard`".into();
+                diags.push(problem(v.pos, &at, "`relax` lifts no ban".into(), hint));
+                out = None;
+            }
+        }
+        return out.map(Leaf::Relax);
+    }
+    let (msg, hint) = match node.scalar_text() {
+        Some(s) if choices.contains(&s.as_str()) => return Some(Leaf::Choice(s)),
+        Some(s) => {
+            let hint = match did_you_mean(&s, choices.iter().copied().chain(["relax"])) {
+                Some("relax") => relax_hint.to_string(),
+                Some(m) => format!("did you mean `{m}`?"),
+                None => format!(
+                    "expected one of: {}, or `{{relax: [BAN, …]}}`",
+                    choices.join(", ")
+                ),
+            };
+            (format!("`{s}` is not a valid value"), hint)
+        }
+        None => (
+            format!("expected a value, found {}", node.kind_name()),
+            format!(
+                "expected one of: {}, or `{{relax: [BAN, …]}}`",
+                choices.join(", ")
+            ),
+        ),
+    };
+    diags.push(problem(node.pos, path, msg, hint));
+    None
+}
+
+/// `decks.by-players`: a list of `{players, standard-decks, jokers}`.
+fn decode_tiers(
+    file: &str,
+    node: &Node,
+    path: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<DeckTier>> {
+    let example = "write a list like [{players: \"2-4\", standard-decks: 2, jokers: 3}]";
+    let Value::Seq(items) = &node.value else {
+        diags.push(
+            Diagnostic::new(
+                file,
+                node.pos,
+                path,
+                format!("expected a list of tiers, found {}", node.kind_name()),
+            )
+            .with_hint(example),
+        );
+        return None;
+    };
+    let before = diags.len();
+    let mut out = Vec::new();
+    let mut places = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let ipath = format!("{path}[{i}]");
+        let Value::Map(entries) = &item.value else {
+            diags.push(
+                Diagnostic::new(
+                    file,
+                    item.pos,
+                    &ipath,
+                    format!("a tier is a map; this is {}", item.kind_name()),
+                )
+                .with_hint(example),
+            );
+            continue;
+        };
+        let (mut players, mut decks, mut jokers) = (None, None, None);
+        for (k, v) in entries {
+            let key = k.scalar_text().unwrap_or_else(|| "?".into());
+            let at = format!("{ipath}.{key}");
+            let mut number = |min: i64, max: i64, what: &str| match v.value {
+                Value::Int(n) if (min..=max).contains(&n) => Some(n as u8),
+                _ => {
+                    diags.push(Diagnostic::new(
+                        file,
+                        v.pos,
+                        &at,
+                        format!("{what} must be an integer from {min} to {max}"),
+                    ));
+                    None
+                }
+            };
+            match key.as_str() {
+                "standard-decks" => decks = number(1, 16, "standard-decks"),
+                "jokers" => jokers = number(0, 64, "jokers"),
+                "players" => {
+                    let parsed = match &v.value {
+                        Value::Int(n) => u8::try_from(*n).ok().map(|n| (n, n)),
+                        Value::Str(s) => parse_range(s),
+                        _ => None,
+                    };
+                    match parsed {
+                        Some((a, b)) if (2..=12).contains(&a) && (a..=12).contains(&b) => {
+                            players = Some((a, b));
+                        }
+                        _ => diags.push(
+                            Diagnostic::new(
+                                file,
+                                v.pos,
+                                &at,
+                                "players must be a count from 2 to 12, or a range like \"5-6\"",
+                            )
+                            .with_hint("write the range low to high"),
+                        ),
+                    }
+                }
+                _ => diags.push(
+                    Diagnostic::new(file, k.pos, &at, format!("unknown key `{key}`")).with_hint(
+                        match did_you_mean(&key, ["players", "standard-decks", "jokers"]) {
+                            Some(s) => format!("did you mean `{s}`?"),
+                            None => "a tier has `players`, `standard-decks` and `jokers`".into(),
+                        },
+                    ),
+                ),
+            }
+        }
+        match (players, decks, jokers) {
+            (Some((from, to)), Some(standard_decks), Some(jokers)) => {
+                out.push(DeckTier {
+                    from,
+                    to,
+                    standard_decks,
+                    jokers,
+                });
+                places.push((item.pos, ipath));
+            }
+            _ if diags.len() == before => diags.push(
+                Diagnostic::new(
+                    file,
+                    item.pos,
+                    &ipath,
+                    "a tier names `players`, `standard-decks` and `jokers`",
+                )
+                .with_hint(example),
+            ),
+            _ => {}
+        }
+    }
+    if items.is_empty() {
+        diags.push(
+            Diagnostic::new(file, node.pos, path, "the list names no tier").with_hint(example),
+        );
+    }
+    for (i, t) in out.iter().enumerate() {
+        if let Some(o) = out[..i].iter().find(|o| t.from <= o.to && o.from <= t.to) {
+            diags.push(
+                Diagnostic::new(
+                    file,
+                    places[i].0,
+                    &places[i].1,
+                    format!(
+                        "the tiers for {} and {} players overlap",
+                        o.players(),
+                        t.players()
+                    ),
+                )
+                .with_hint("name each player count in one tier only"),
+            );
+        }
+    }
+    (diags.len() == before).then_some(out)
+}
+
+/// A list of distinct names from `options` (`[wilds, taken-card]`).
+fn decode_names(
+    file: &str,
+    node: &Node,
+    path: &str,
+    options: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<String>> {
+    let Value::Seq(items) = &node.value else {
+        diags.push(
+            Diagnostic::new(
+                file,
+                node.pos,
+                path,
+                format!("expected a list, found {}", node.kind_name()),
+            )
+            .with_hint(format!(
+                "write a list like [{}]; the names are {}",
+                options[0],
+                options.join(", ")
+            )),
+        );
+        return None;
+    };
+    let before = diags.len();
+    let mut out: Vec<String> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let ipath = format!("{path}[{i}]");
+        match item.scalar_text() {
+            Some(s) if out.contains(&s) => diags.push(
+                Diagnostic::new(file, item.pos, &ipath, format!("`{s}` is listed twice"))
+                    .with_hint("name each once"),
+            ),
+            Some(s) if options.contains(&s.as_str()) => out.push(s),
+            Some(s) => diags.push(
+                Diagnostic::new(
+                    file,
+                    item.pos,
+                    &ipath,
+                    format!("`{s}` is not a valid value"),
+                )
+                .with_hint(match did_you_mean(&s, options.iter().copied()) {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => format!("expected one of: {}", options.join(", ")),
+                }),
+            ),
+            None => diags.push(Diagnostic::new(
+                file,
+                item.pos,
+                &ipath,
+                format!(
+                    "expected one of {}, found {}",
+                    options.join(", "),
+                    item.kind_name()
+                ),
+            )),
+        }
+    }
+    (diags.len() == before).then_some(out)
 }
 
 /// What to write instead of a negative number where scoring wants 0 or more.
@@ -1122,6 +1497,19 @@ fn render_leaf(leaf: &Leaf, indent: &str) -> String {
         Leaf::Bool(b) => b.to_string(),
         Leaf::Range(a, b) if a == b => a.to_string(),
         Leaf::Range(a, b) => format!("\"{a}-{b}\""),
+        Leaf::List(v) => format!("[{}]", v.join(", ")),
+        Leaf::Relax(v) => format!("{{relax: [{}]}}", v.join(", ")),
+        Leaf::DeckTiers(tiers) => tiers
+            .iter()
+            .map(|t| {
+                format!(
+                    "\n{indent}  - {{players: \"{}\", standard-decks: {}, jokers: {}}}",
+                    t.players(),
+                    t.standard_decks,
+                    t.jokers
+                )
+            })
+            .collect(),
         Leaf::Rounds(rounds) => {
             let mut s = String::new();
             for r in rounds {

@@ -219,7 +219,29 @@ pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
         let def = spec::rule_def(path).ok_or_else(|| bad(&field, "unknown rule"))?;
         let leaf = match &def.ty {
             Ty::Text => Leaf::Text(text.into()),
-            Ty::Int { .. } => Leaf::Int(
+            Ty::Limit { .. } if text == "none" => Leaf::Choice(text.into()),
+            // As the listing writes it: `2-4:2,3;5:3,4`.
+            Ty::DeckTiers => {
+                let mut tiers = Vec::new();
+                for part in text.split(';').filter(|p| !p.trim().is_empty()) {
+                    let tier = || -> Option<spec::DeckTier> {
+                        let (players, pack) = part.split_once(':')?;
+                        let (from, to) = players.split_once('-').unwrap_or((players, players));
+                        let (decks, jokers) = pack.split_once(',')?;
+                        Some(spec::DeckTier {
+                            from: from.trim().parse().ok()?,
+                            to: to.trim().parse().ok()?,
+                            standard_decks: decks.trim().parse().ok()?,
+                            jokers: jokers.trim().parse().ok()?,
+                        })
+                    };
+                    tiers.push(tier().ok_or_else(|| {
+                        bad(&field, format!("`{part}` is not PLAYERS:DECKS,JOKERS"))
+                    })?);
+                }
+                Leaf::DeckTiers(tiers)
+            }
+            Ty::Int { .. } | Ty::Limit { .. } => Leaf::Int(
                 text.parse()
                     .map_err(|_| bad(&field, format!("`{text}` is not an integer")))?,
             ),
@@ -229,6 +251,12 @@ pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
                 _ => return Err(bad(&field, format!("`{text}` is not true or false"))),
             },
             Ty::Choice(_) | Ty::Reading(_) => Leaf::Choice(text.into()),
+            // As the listing writes them: `wilds,taken-card`; `relax:taken-card,twos`.
+            Ty::List(_) => Leaf::List(names(text)),
+            Ty::WhenNone(..) => match text.strip_prefix("relax:") {
+                Some(rest) => Leaf::Relax(names(rest)),
+                None => Leaf::Choice(text.into()),
+            },
             Ty::PlayerRange => {
                 let (a, b) = text.split_once('-').unwrap_or((text, text));
                 match (a.trim().parse::<u8>(), b.trim().parse::<u8>()) {
@@ -266,6 +294,15 @@ pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
         raw.entries.insert(path.clone(), entry(leaf));
     }
     Ok(raw)
+}
+
+/// The names of a listed list value, `a,b` (none for the empty text).
+fn names(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Compiles raw rules (a `start` message's, with `readings` applied over them).

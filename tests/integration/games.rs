@@ -203,6 +203,28 @@ fn every_reading_of_every_dispute_plays_to_the_end() {
     }
 }
 
+/// The optional turn rules (`players.first`, `discard.bans`, `discard.when-none-allowed`,
+/// `going-out.not-on-contract-turn`), every value of each at least once, over every built-in
+/// game: the players' every action is legal and every game ends.
+#[test]
+fn every_turn_rule_plays_to_the_end() {
+    for game in push_rummy::rules::GAMES {
+        let base = load(game, &[]).unwrap().rules;
+        for k in 0..66u8 {
+            let mut rules = base.clone();
+            rules.pick_turn_rules([k % 5, k % 33, k % 20, k / 33, k % 32]);
+            play_many(
+                &rules,
+                games(4, 1),
+                &[
+                    &[Bot::Greedy],
+                    &[Bot::Greedy, Bot::Random, Bot::Random, Bot::Greedy],
+                ],
+            );
+        }
+    }
+}
+
 /// `bots::play` (which lets the greedy player try its candidates with `apply` itself and remember
 /// its last laydown search) plays the same games as asking `bots::choose` (which checks with
 /// `accepts` and remembers nothing) and applying its answer: the same actions, the same events,

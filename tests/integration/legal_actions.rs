@@ -47,7 +47,7 @@ const SWITCHES: &[(DisputeId, &[&str])] = &[
     (DisputeId::ContractTurnExtras, &["allowed", "next-turn"]),
 ];
 
-fn game_at(seed: u64, steps: usize, picks: &[usize]) -> Game {
+fn game_at(seed: u64, steps: usize, picks: &[usize], turn_rules: Option<[u8; 5]>) -> Game {
     let mut rules = crate::common::push();
     for ((id, names), k) in SWITCHES.iter().zip(picks) {
         rules.set_reading(*id, names[k % names.len()]);
@@ -58,6 +58,11 @@ fn game_at(seed: u64, steps: usize, picks: &[usize]) -> Game {
             == push_rummy::rules::disputes::reading::ContractInOneTurn::Required
     {
         rules.contract_pooled = true;
+    }
+    // The optional turn rules (discard bans, what happens when none may go, the first player,
+    // going out on the contract turn), in about half the games.
+    if let Some(p) = turn_rules {
+        rules.pick_turn_rules(p);
     }
     // Limits on the wild cards of a meld, a third of the time (from the seed).
     if seed.is_multiple_of(3) {
@@ -266,8 +271,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
     #[test]
-    fn legal_actions_and_apply_agree(seed in 0u64..5000, steps in 0usize..150, picks in proptest::collection::vec(0usize..3, SWITCHES.len()), tries in 0u64..1000) {
-        let g = game_at(seed, steps, &picks);
+    fn legal_actions_and_apply_agree(seed in 0u64..5000, steps in 0usize..150, picks in proptest::collection::vec(0usize..3, SWITCHES.len()), turn_rules in proptest::option::of(any::<[u8; 5]>()), tries in 0u64..1000) {
+        let g = game_at(seed, steps, &picks, turn_rules);
         prop_assume!(!g.is_over());
         let complete = g.legal_melds().complete;
         let legal = g.legal_actions();
@@ -337,7 +342,7 @@ fn meld_listings_of_played_states_are_almost_always_complete() {
     let mut complete = 0;
     let total = 200;
     for k in 0..total {
-        let g = game_at(k * 7, (k * 13 % 150) as usize, &[0; 12]);
+        let g = game_at(k * 7, (k * 13 % 150) as usize, &[0; 12], None);
         if g.is_over() || g.legal_melds().complete {
             complete += 1;
         }
@@ -354,7 +359,7 @@ fn meld_listings_of_played_states_are_almost_always_complete() {
 fn several_melds_at_once_equal_the_same_melds_one_by_one() {
     let mut checked = 0;
     for k in 0..400u64 {
-        let g = game_at(k, (k * 11 % 150) as usize, &[0; 12]);
+        let g = game_at(k, (k * 11 % 150) as usize, &[0; 12], None);
         if g.is_over() || !g.deal.progress[usize::from(g.turn())].done {
             continue;
         }

@@ -203,6 +203,54 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Under any built-in rule set, random readings of the disputes the turn rules meet
+    /// (discard-restrictions, no-legal-discard, going-out, six-ten-first-player) and random turn
+    /// rules (`players.first`, `discard.bans`, `discard.when-none-allowed`,
+    /// `going-out.not-on-contract-turn`, `stock.stall-limit: none`, `stock.rebuilds`:
+    /// `Rules::pick_turn_rules`), every state the players reach
+    /// has a legal move among the table actions (a draw, a discard, `draw-stock` or `end-turn`),
+    /// the players' moves are legal, and the game ends.
+    #[test]
+    fn games_under_random_turn_rules_end_and_always_have_a_legal_move(
+        rules in 0usize..BUILT_IN.len(),
+        readings in any::<[u8; 4]>(),
+        turn_rules in any::<[u8; 5]>(),
+        seed in any::<u64>(),
+    ) {
+        let mut r = load(BUILT_IN[rules].0, &[]).expect("built-in loads").rules;
+        let disputes = [
+            DisputeId::DiscardRestrictions,
+            DisputeId::NoLegalDiscard,
+            DisputeId::GoingOut,
+            DisputeId::SixTenFirstPlayer,
+        ];
+        for (id, k) in disputes.into_iter().zip(readings) {
+            let names = id.reading_names();
+            prop_assert!(r.set_reading(id, names[usize::from(k) % names.len()]));
+        }
+        r.pick_turn_rules(turn_rules);
+        let span = u64::from(r.players.1 - r.players.0 + 1);
+        let players = r.players.0 + (seed % span) as u8;
+        let mut game = Game::new(Arc::new(r), players, (seed % u64::from(players)) as u8, seed, vec![])
+            .expect("a game sets up");
+        let mut rng = Rng::new(seed ^ 0x7E5);
+        let mut steps = 0u32;
+        while !game.is_over() {
+            prop_assert!(!game.table_actions_bounded().is_empty(), "no legal move at step {}", steps);
+            let seat = game.turn();
+            let action = bots::choose(bot_for(seat), &game, &mut rng);
+            if let Err(e) = game.apply(seat, &action) {
+                prop_assert!(false, "{} refused at step {}: {}", action, steps, e);
+            }
+            steps += 1;
+            prop_assert!(steps < 200_000, "the game does not end");
+        }
+    }
+}
+
 /// The hands as the events say they are: dealt hands from the game before an action, then every
 /// card moved by the action's events, up to the end of the hand.
 fn hands_at_hand_end(before: &Game, events: &[Event]) -> Option<(Vec<Counts>, usize)> {

@@ -153,17 +153,21 @@ fn every_shipped_scenario_names_and_meets_the_scenario_schema() {
 /// Broken rules files that are well-formed YAML of the right shape, every value of the right type
 /// and in its range: the schema accepts them and only `rules check` refuses them, for what they
 /// mean together (the pack, the contracts, the player counts) or for what they `extends`.
-const SEMANTIC: [&str; 15] = [
+const SEMANTIC: [&str; 19] = [
     "contract-meld-below-minimum.yaml",
     "contract-run-too-long.yaml",
     "contract-set-above-max-size.yaml",
     "cycle-a.yaml",
     "cycle-b.yaml",
     "deal-bigger-than-pack.yaml",
+    "decks-by-players-overlap.yaml",
+    "decks-by-players-outside.yaml",
+    "discard-bans-impossible.yaml",
     "extends-missing-file.yaml",
     "extends-unknown-built-in.yaml",
     "large-table-without-cards.yaml",
     "players-too-many-for-deals.yaml",
+    "rebuilds-without-reshuffle.yaml",
     "run-min-length-above-contract.yaml",
     "wilds-min-naturals-beyond-every-set.yaml",
     "contract-pooled-piecemeal.yaml",

@@ -21,17 +21,29 @@
 //! all: it keeps the card and ends the turn without one ([`super::Action::EndTurn`]), an
 //! unsourced engine choice so that every turn still has a legal move.
 //!
+//! Where the rules state `discard.bans` or `discard.when-none-allowed` (docs/RULES-FORMAT.md),
+//! a second path decides instead (`ruled_discard_mask`; the plain path above is untouched, so
+//! rule sets without them play exactly as before): the bans in force are `discard.bans` (or the
+//! reading's, `[twos, taken-card]`) with wilds under `discard.wilds: forbidden`; a card may go
+//! when no ban holds it (`fits-table`: [`Game::fitting_table`]). Where none may, the
+//! relaxation's steps lift bans in order (never for the last card in hand: going out needs a card
+//! no ban holds), or the turn ends without a discard, or under `draw-until-allowed` the seat must
+//! draw from the stock ([`super::Action::DrawStock`], refused as `no-plain-draw` otherwise;
+//! `end-turn` is refused as `must-draw`). Under `going-out.not-on-contract-turn` a seat that laid
+//! its contract down this turn keeps its last card as one without a contract does
+//! (`going-out-on-contract-turn`).
+//!
 //! [`Game::discard_allowed`] states the bans for one card; [`Game::discardable_with`] is the same
 //! rule worked out on masks for the whole hand at once (the fast path `discard_mask` and the
 //! legal-action listing use). The unit test
 //! `discardable_cards_are_the_held_cards_discard_allowed_allows` (`tests.rs`) holds the two
 //! together.
 
-use super::{Event, Game, HandEnd, Illegal, Reason, illegal};
+use super::{Event, Game, HandEnd, Illegal, Reason, TableMeld, illegal};
 use crate::base::card::{Card, Rank};
-use crate::oracle::meld::Target;
-use crate::rules::Rules;
+use crate::oracle::meld::{self, Query, Target};
 use crate::rules::disputes::reading as rd;
+use crate::rules::{Rules, WhenNoneAllowed, ban};
 
 impl Game {
     /// The cards `seat` may discard now, after the `no-legal-discard` relaxation if it applies.
@@ -44,6 +56,9 @@ impl Game {
         if self.keeps_last_card(seat) {
             return 0;
         }
+        if self.rules.discard_rules.is_some() {
+            return self.ruled_discard_mask(seat);
+        }
         let allowed = self.discardable(seat);
         if allowed == 0
             && self.rules.readings.no_legal_discard == rd::NoLegalDiscard::RelaxTakenCardThenTwos
@@ -53,7 +68,8 @@ impl Game {
         allowed
     }
 
-    /// Whether `seat` may go out now: only once its own contract is met.
+    /// Whether `seat` may go out now: only once its own contract is met, and (under
+    /// `going-out.not-on-contract-turn`) not on the turn it went down.
     pub(super) fn may_go_out(&self, seat: u8) -> Result<(), Illegal> {
         if !self.deal.progress[usize::from(seat)].done {
             return Err(illegal(
@@ -63,14 +79,147 @@ impl Game {
                 ),
             ));
         }
+        if self.going_out_waits() {
+            return Err(illegal(
+                Reason::GoingOutOnContractTurn,
+                format!(
+                    "seat {seat} laid the contract down this turn, and a player may not go out on that turn (going-out.not-on-contract-turn): this would empty his hand"
+                ),
+            ));
+        }
         Ok(())
     }
 
-    /// Whether any discard would take `seat` out before its contract: one card left and the
-    /// contract not met. The card stays in hand and the turn ends without a discard.
+    /// The contract went down this turn and `going-out.not-on-contract-turn` holds: the seat to
+    /// play may not go out.
+    fn going_out_waits(&self) -> bool {
+        self.rules.no_going_out_on_contract_turn && self.deal.contract_turn
+    }
+
+    /// Whether any discard would take `seat` out when it may not go out: one card left and the
+    /// contract not met (or met this very turn, under `going-out.not-on-contract-turn`). The card
+    /// stays in hand and the turn ends without a discard.
     fn keeps_last_card(&self, seat: u8) -> bool {
         let si = usize::from(seat);
-        self.deal.hands[si].len() == 1 && !self.deal.progress[si].done
+        self.deal.hands[si].len() == 1 && (!self.deal.progress[si].done || self.going_out_waits())
+    }
+
+    /// [`Game::discard_mask`] under `discard.bans` or `discard.when-none-allowed`: the held
+    /// cards no ban in force holds; where there is none, the relaxation's steps in order
+    /// (`{relax: […]}`, or the reading `no-legal-discard`'s), never for the last card in hand.
+    fn ruled_discard_mask(&self, seat: u8) -> u64 {
+        let bans = self.rules.discard_bans();
+        let allowed = self.unbanned(seat, bans, 0);
+        if allowed != 0 || self.deal.hands[usize::from(seat)].len() == 1 {
+            return allowed;
+        }
+        if let WhenNoneAllowed::Relax(steps) = self.rules.when_none_allowed() {
+            for lifted in steps {
+                let a = self.unbanned(seat, bans, lifted);
+                if a != 0 {
+                    return a;
+                }
+            }
+        }
+        0
+    }
+
+    /// The cards `seat` holds that no ban of `bans` but those of `lifted` holds (masks by
+    /// [`Card::index`] and bits of [`ban`]).
+    fn unbanned(&self, seat: u8, bans: u8, lifted: u8) -> u64 {
+        let hand = &self.deal.hands[usize::from(seat)];
+        let twos = Target::Rank(Rank::Two).mask();
+        let live = bans & !lifted;
+        let mut allowed = hand.present();
+        if live & ban::WILDS != 0 {
+            let wild = self.rules.wild_mask();
+            allowed &= !if lifted & ban::TWOS_AS_WILDS != 0 {
+                wild & !twos
+            } else {
+                wild
+            };
+        }
+        if live & ban::TWOS != 0 {
+            allowed &= !twos;
+        }
+        if let Some(taken) = self.deal.taken
+            && (live & ban::TAKEN_KIND != 0
+                || live & ban::TAKEN_CARD != 0 && hand.count(taken) == 1)
+        {
+            allowed &= !(1 << taken.index());
+        }
+        if live & ban::FITS_TABLE != 0 {
+            allowed &= !self.fitting_table(allowed);
+        }
+        allowed
+    }
+
+    /// The cards of `cards` (a mask by [`Card::index`]) that could be laid off, one alone, on
+    /// some table meld as it stands: some reading of the meld with the card added keeps every
+    /// role of a reading of the meld (a wild is asked the same question as any card). Who may
+    /// lay off now does not matter.
+    pub fn fitting_table(&self, cards: u64) -> u64 {
+        let mut fits = 0;
+        for tm in &self.deal.table {
+            let may: u64 = tm
+                .interps
+                .iter()
+                .fold(0, |m, i| m | meld::extenders(&self.rules, i));
+            for c in crate::base::card::cards_in(cards & may & !fits) {
+                if self.fits_meld(tm, c) {
+                    fits |= 1 << c.index();
+                }
+            }
+        }
+        fits
+    }
+
+    /// Whether `card` alone extends table meld `tm` (the one-card shortcut, else the search of
+    /// the combined cards, as a lay-off reads them).
+    fn fits_meld(&self, tm: &TableMeld, card: Card) -> bool {
+        if let Some(v) = meld::extend_each_by_one(&self.rules, &tm.interps, card) {
+            return !v.is_empty();
+        }
+        let mut cards = tm.cards.clone();
+        cards.push(card);
+        meld::interpret(
+            &self.rules,
+            &Query {
+                cards,
+                kind: tm.interps.first().map(|i| i.kind),
+                declared: Vec::new(),
+            },
+        )
+        .interpretations
+        .iter()
+        .any(|n| tm.interps.iter().any(|o| meld::extends(o, n)))
+    }
+
+    /// Whether `seat` must draw from the stock now (`draw-stock`): no card may be discarded and
+    /// `discard.when-none-allowed: draw-until-allowed` (a seat that keeps its last card ends
+    /// the turn instead).
+    pub fn must_draw(&self, seat: u8) -> bool {
+        self.rules.draws_until_allowed()
+            && !self.keeps_last_card(seat)
+            && self.ruled_discard_mask(seat) == 0
+    }
+
+    /// One card from the stock into the hand of `seat`, which [`Game::must_draw`]; from an
+    /// empty stock that `stock.when-empty` cannot rebuild, the hand ends as a stock-out (as when
+    /// a push finds no card to draw).
+    pub(super) fn draw_until_allowed(
+        &mut self,
+        seat: u8,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Illegal> {
+        if self.deal.stock.is_empty() && !self.reshuffle(events) {
+            self.end_hand(HandEnd::StockOut, events);
+            return Ok(());
+        }
+        let card = self.deal.stock.pop().expect("checked above");
+        self.deal.hands[usize::from(seat)].add(card);
+        events.push(Event::Drew { seat, card });
+        Ok(())
     }
 
     /// Cards `seat` may discard under the restrictions, before any relaxation (a mask).
@@ -138,6 +287,9 @@ impl Game {
     /// Whether `card`, which `seat` holds, is among [`Game::discard_options`], without listing
     /// them all when the card is allowed outright.
     fn may_discard(&self, seat: u8, card: Card) -> bool {
+        if self.rules.discard_rules.is_some() {
+            return self.discard_mask(seat) & 1 << card.index() != 0;
+        }
         let k = self.deal.hands[usize::from(seat)].count(card);
         self.discard_allowed(card, k, false, false)
             || self.discard_mask(seat) & 1 << card.index() != 0
@@ -157,6 +309,15 @@ impl Game {
             ));
         }
         if self.keeps_last_card(seat) {
+            if self.deal.progress[si].done {
+                return Err(illegal(
+                    Reason::GoingOutOnContractTurn,
+                    format!(
+                        "seat {seat} laid the contract down this turn, and a player may not go out on that turn (going-out.not-on-contract-turn): {} is the last card, so it stays in hand and the turn ends without a discard (end-turn)",
+                        card.pretty()
+                    ),
+                ));
+            }
             return Err(illegal(
                 Reason::GoingOutBeforeContract,
                 format!(
@@ -166,10 +327,12 @@ impl Game {
             ));
         }
         if !self.may_discard(seat, card) {
-            return Err(illegal(
-                Reason::DiscardNotAllowed,
-                discard_reason(&self.rules, card, self.deal.taken),
-            ));
+            let why = if self.rules.discard_rules.is_some() {
+                self.ruled_discard_reason(seat, card)
+            } else {
+                discard_reason(&self.rules, card, self.deal.taken)
+            };
+            return Err(illegal(Reason::DiscardNotAllowed, why));
         }
         self.deal.hands[si].remove(card);
         self.deal.discard.push(card);
@@ -196,6 +359,23 @@ impl Game {
             self.end_turn(events);
             return Ok(());
         }
+        if self.rules.discard_rules.is_some() {
+            if self.ruled_discard_mask(seat) != 0 {
+                return Err(illegal(
+                    Reason::MustDiscard,
+                    "a card can be discarded: the turn ends with a discard",
+                ));
+            }
+            if self.rules.draws_until_allowed() {
+                return Err(illegal(
+                    Reason::MustDraw,
+                    "no card may be discarded: draw from the stock (draw-stock) until one may (discard.when-none-allowed=draw-until-allowed)",
+                ));
+            }
+            events.push(Event::TurnEnded { seat });
+            self.end_turn(events);
+            return Ok(());
+        }
         if self.discardable(seat) != 0 {
             return Err(illegal(
                 Reason::MustDiscard,
@@ -213,6 +393,39 @@ impl Game {
         events.push(Event::TurnEnded { seat });
         self.end_turn(events);
         Ok(())
+    }
+}
+
+impl Game {
+    /// The message of a discard refused under `discard.bans`: the bans that hold the card.
+    fn ruled_discard_reason(&self, seat: u8, card: Card) -> String {
+        let bans = self.rules.discard_bans();
+        let bit = 1u64 << card.index();
+        let mut held: Vec<&str> = Vec::new();
+        for (name, b) in [
+            ("wilds", ban::WILDS),
+            ("twos", ban::TWOS),
+            ("taken-card", ban::TAKEN_CARD),
+            ("taken-kind", ban::TAKEN_KIND),
+            ("fits-table", ban::FITS_TABLE),
+        ] {
+            if bans & b != 0 && self.unbanned(seat, b, 0) & bit == 0 {
+                held.push(name);
+            }
+        }
+        let last = if self.deal.hands[usize::from(seat)].len() == 1 {
+            " (a player goes out only with a card no ban holds)"
+        } else {
+            ""
+        };
+        if held.is_empty() {
+            return format!("{} may not be discarded now", card.pretty());
+        }
+        format!(
+            "{} may not be discarded: discard.bans {}{last}",
+            card.pretty(),
+            held.join(", ")
+        )
     }
 }
 

@@ -48,7 +48,7 @@ impl Game {
     }
 
     /// Shuffles the discard pile but its top into a new stock (house rule `reshuffle-discards`).
-    fn reshuffle(&mut self, events: &mut Vec<Event>) -> bool {
+    pub(super) fn reshuffle(&mut self, events: &mut Vec<Event>) -> bool {
         if !self.can_reshuffle() {
             return false;
         }
@@ -59,6 +59,7 @@ impl Game {
         rest.extend(std::mem::take(&mut self.deal.stock));
         self.deal.stock = rest;
         self.deal.discard.push(top);
+        self.deal.rebuilds += 1;
         events.push(Event::Reshuffled { cards: n });
         true
     }
@@ -108,7 +109,12 @@ impl Game {
     }
 
     fn can_reshuffle(&self) -> bool {
-        self.rules.when_empty == WhenEmpty::ReshuffleDiscards && self.deal.discard.len() >= 2
+        self.rules.when_empty == WhenEmpty::ReshuffleDiscards
+            && self.deal.discard.len() >= 2
+            && self
+                .rules
+                .max_rebuilds
+                .is_none_or(|n| self.deal.rebuilds < n)
     }
 
     pub(super) fn push(&mut self, seat: u8, events: &mut Vec<Event>) -> Result<(), Illegal> {

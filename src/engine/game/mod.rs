@@ -188,6 +188,8 @@ pub struct Deal {
     pub table_progress: bool,
     /// Turns in a row in which no card reached the table.
     pub stall: u32,
+    /// Times the stock was rebuilt from the discards in this hand (`stock.rebuilds`).
+    pub rebuilds: u16,
     /// The last push: (from, to, stock cards pushed, shown to every seat).
     pub last_push: Option<(u8, u8, Vec<Card>, bool)>,
 }
@@ -207,6 +209,7 @@ impl Deal {
             contract_turn: false,
             table_progress: false,
             stall: 0,
+            rebuilds: 0,
             last_push: None,
         }
     }
@@ -395,6 +398,9 @@ impl Game {
 
     fn act(&mut self, seat: u8, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
         match action {
+            Action::DrawStock if self.deal.stage == Stage::Play && self.must_draw(seat) => {
+                self.draw_until_allowed(seat, events)
+            }
             Action::DrawStock => Err(illegal(
                 Reason::NoPlainDraw,
                 "there is no plain draw from the stock: a turn starts by taking the discard or pushing",

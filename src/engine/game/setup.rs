@@ -2,11 +2,11 @@
 //! each), and turning the upcard (buried and turned again where the rules say a wild upcard is
 //! buried).
 
-use super::{Deal, Event, Game, Progress, Seen, SetupError};
+use super::{Deal, Event, Game, HandEnd, Progress, Seen, SetupError};
 use crate::base::card::{Card, Counts, Rank, Suit};
 use crate::base::rng::Rng;
-use crate::rules::Rules;
 use crate::rules::disputes::reading as rd;
+use crate::rules::{FirstPlayer, Rules};
 use std::sync::Arc;
 
 /// The pack for `players`, in canonical order (deck by deck, suits S H D C, ranks A…K, then jokers).
@@ -86,14 +86,25 @@ impl Game {
         Ok(g)
     }
 
-    fn first_player(&self) -> u8 {
-        match self.rules.readings.six_ten_first_player {
-            rd::SixTenFirstPlayer::DealerLeft => self.seat_after(self.dealer),
-            rd::SixTenFirstPlayer::DealerRight => self.seat_before(self.dealer),
+    /// The first player of the deal about to be dealt (`players.first`, else the reading
+    /// `six-ten-first-player`). Under `random` this draws `below(players)` from the generator.
+    fn first_player(&mut self) -> u8 {
+        match self.rules.first_player() {
+            FirstPlayer::DealerLeft => self.seat_after(self.dealer),
+            FirstPlayer::DealerRight => self.seat_before(self.dealer),
+            // The seat that went out of the hand before; in deal 1, and after a hand that
+            // nobody went out of, the dealer's left.
+            FirstPlayer::PreviousWinner => match self.results.last().map(|r| &r.end) {
+                Some(HandEnd::WentOut(s)) => *s,
+                _ => self.seat_after(self.dealer),
+            },
+            FirstPlayer::Random => self.rng.below(u64::from(self.players)) as u8,
         }
     }
 
     pub(super) fn start_deal(&mut self, events: &mut Vec<Event>) {
+        // Drawn before the shuffle (conformance/README.md, "A game from a seed").
+        let first = self.first_player();
         let mut order = if self.decks.is_empty() {
             let mut p = pack(&self.rules, self.players);
             self.rng.shuffle(&mut p);
@@ -105,7 +116,6 @@ impl Game {
         order.reverse();
         let n = usize::from(self.players);
         let mut hands = vec![Counts::new(); n];
-        let first = self.first_player();
         let deal = usize::from(self.rules.rounds[self.round].deal);
         for _ in 0..deal {
             for k in 0..n {

@@ -23,7 +23,13 @@ fn topic(name: &str) -> &'static [&'static str] {
             "push-card-visibility",
             "stock.",
         ],
-        "drew" => &["pusher-draws", "stock.when-empty"],
+        "drew" => &[
+            "pusher-draws",
+            "stock.when-empty",
+            "stock.rebuilds",
+            "discard.when-none-allowed",
+            "discard.bans",
+        ],
         "take" => &["stock.", "discard."],
         "set" => &[
             "sets.",

@@ -21,6 +21,7 @@ mod going_out;
 mod lay_offs;
 mod rescues;
 mod stalls;
+mod turn_rules;
 mod wild_declaration;
 
 use common::rejected;
