@@ -549,6 +549,9 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
             let form = match &def.ty {
                 Ty::Text => "text".to_string(),
                 Ty::Int { min, max } => format!("an integer from {min} to {max}"),
+                Ty::Limit { min, max } => {
+                    format!("an integer from {min} to {max}, or unlimited")
+                }
                 Ty::Bool => "true or false".to_string(),
                 Ty::Choice(o) => format!("one of {}", o.join(", ")),
                 Ty::PlayerRange => "a player count, 4, or a range \"3-6\"".to_string(),

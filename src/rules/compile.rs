@@ -7,7 +7,7 @@
 use super::check;
 use super::line::{LineMasks, build_line, from_line};
 use super::spec::{self, Leaf, RawRules, RoundSpec};
-use super::{Direction, LargeTable, Round, Rules, WhenEmpty};
+use super::{Buying, Direction, LargeTable, Round, Rules, WhenEmpty};
 use crate::base::diag::Diagnostic;
 use crate::base::yaml::Pos;
 use crate::rules::disputes::{DisputeId, Readings, reading};
@@ -140,6 +140,7 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
             WhenEmpty::EndHand
         },
         stall_limit: int(raw, "stock.stall-limit") as u32,
+        buying: buying_of(raw),
         points,
         readings,
         run_reach,
@@ -150,6 +151,25 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
         placed_ranks,
         line,
     }
+}
+
+/// Buying out of turn, where `buying.allowed` is true; each other rule of the section has its
+/// default when absent (1 penalty card, unlimited buys, allowed when down).
+fn buying_of(raw: &RawRules) -> Option<Buying> {
+    if !flag(raw, "buying.allowed") {
+        return None;
+    }
+    Some(Buying {
+        penalty_cards: match raw.get("buying.penalty-cards") {
+            Some(_) => int(raw, "buying.penalty-cards") as u8,
+            None => 1,
+        },
+        per_hand: match raw.get("buying.per-hand").map(|e| &e.value) {
+            Some(Leaf::Int(n)) => Some(*n as u8),
+            _ => None,
+        },
+        when_down: choice(raw, "buying.when-down") != "forbidden",
+    })
 }
 
 /// The reading of every dispute, as the raw rules name it.

@@ -45,6 +45,17 @@ pub enum WhenEmpty {
     ReshuffleDiscards,
 }
 
+/// Buying out of turn ("May I"), where the rules allow it (`buying.allowed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Buying {
+    /// Stock cards a buyer takes with the discard (`buying.penalty-cards`).
+    pub penalty_cards: u8,
+    /// Buys per player and hand; `None`: unlimited (`buying.per-hand`).
+    pub per_hand: Option<u8>,
+    /// A player who has met this deal's contract may still buy (`buying.when-down`).
+    pub when_down: bool,
+}
+
 /// Cards added at a large table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LargeTable {
@@ -89,6 +100,9 @@ pub struct Rules {
     pub discard_wilds: bool,
     pub when_empty: WhenEmpty,
     pub stall_limit: u32,
+    /// Buying out of turn; `None`: not allowed (the turn starts with taking the discard or the
+    /// push, as without the `buying` section).
+    pub buying: Option<Buying>,
     /// Points by rank number (index 1 = ace … 13 = king); index 0 is the joker.
     pub points: [u16; 14],
     pub readings: Readings,

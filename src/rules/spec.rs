@@ -21,6 +21,11 @@ pub enum Ty {
         max: i64,
     },
     Bool,
+    /// An integer in the range, or the word `unlimited`.
+    Limit {
+        min: i64,
+        max: i64,
+    },
     Choice(&'static [&'static str]),
     /// A player count: `4` or `"3-6"`.
     PlayerRange,
@@ -153,6 +158,35 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
     ),
 ];
 
+/// Buying out of turn ("May I"): every rule optional; without `buying.allowed: true` the game is
+/// played exactly as without the section.
+const BUYING: &[(&str, Ty, bool, &str)] = &[
+    (
+        "buying.allowed",
+        Ty::Bool,
+        false,
+        "a player not on turn may buy the top discard the player on turn declined, with penalty cards from the stock; the turn starts with take-discard or draw-stock, and buying replaces the push (absent: false)",
+    ),
+    (
+        "buying.penalty-cards",
+        Ty::Int { min: 0, max: 5 },
+        false,
+        "stock cards a buyer takes with the discard (absent: 1)",
+    ),
+    (
+        "buying.per-hand",
+        Ty::Limit { min: 1, max: 100 },
+        false,
+        "buys each player may make in one hand, or `unlimited` (absent: unlimited)",
+    ),
+    (
+        "buying.when-down",
+        Ty::Choice(&["allowed", "forbidden"]),
+        false,
+        "whether a player who has met this deal's contract may still buy (absent: allowed)",
+    ),
+];
+
 /// The keys of `scoring.points`: every rank but aces and twos (disputes decide those), and the joker.
 pub const POINT_KEYS: [&str; 12] = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
 
@@ -170,6 +204,14 @@ pub fn rule_defs() -> &'static [RuleDef] {
             });
         }
         for (path, ty, required, doc) in STRUCTURAL {
+            v.push(RuleDef {
+                path: path.to_string(),
+                ty: ty.clone(),
+                required: *required,
+                doc,
+            });
+        }
+        for (path, ty, required, doc) in BUYING {
             v.push(RuleDef {
                 path: path.to_string(),
                 ty: ty.clone(),
@@ -662,6 +704,23 @@ fn decode_value(
             _ => fail(
                 format!("expected an integer, found {}", node.kind_name()),
                 None,
+            ),
+        },
+        Ty::Limit { min, max } => match &node.value {
+            Value::Int(n) if (*min..=*max).contains(n) => Some(Leaf::Int(*n)),
+            Value::Int(n) => fail(
+                format!("{n} is out of range: expected {min} to {max}, or `unlimited`"),
+                None,
+            ),
+            Value::Str(s) if s == "unlimited" => Some(Leaf::Choice(s.clone())),
+            _ => fail(
+                format!(
+                    "expected an integer or `unlimited`, found {}",
+                    node.kind_name()
+                ),
+                Some(format!(
+                    "write a number from {min} to {max}, or `unlimited`"
+                )),
             ),
         },
         Ty::Bool => match node.value {

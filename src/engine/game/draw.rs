@@ -48,7 +48,7 @@ impl Game {
     }
 
     /// Shuffles the discard pile but its top into a new stock (house rule `reshuffle-discards`).
-    fn reshuffle(&mut self, events: &mut Vec<Event>) -> bool {
+    pub(super) fn reshuffle(&mut self, events: &mut Vec<Event>) -> bool {
         if !self.can_reshuffle() {
             return false;
         }
@@ -69,6 +69,12 @@ impl Game {
     /// # Errors
     /// The push is refused (`push-not-allowed`).
     pub fn push_check(&self) -> Result<Option<HandEnd>, Illegal> {
+        if self.rules.buying.is_some() {
+            return Err(illegal(
+                Reason::PushNotAllowed,
+                "buying replaces the push: take the discard or draw from the stock (buying.allowed)",
+            ));
+        }
         let need = usize::from(self.rules.push_stock_cards);
         let draws = usize::from(self.rules.readings.pusher_draws == rd::PusherDraws::Yes);
         let mut stock = self.deal.stock.len();

@@ -61,6 +61,11 @@ reasons! {
     MustDiscard = "must-discard": "a card can be discarded, so the turn must end with a discard",
     GoingOutByDiscardOnly = "going-out-by-discard-only": "a player goes out only by discarding (going-out=discard-only)",
     GoingOutBeforeContract = "going-out-before-contract": "a player goes out only once his own contract is met; with one card left and no contract, he keeps it and ends the turn",
+    BuyingNotAllowed = "buying-not-allowed": "buying out of turn is not allowed (buying.allowed)",
+    NoBuyWindow = "no-buy-window": "nothing to buy now: the top discard is bought after the player on turn draws from the stock, by a seat asked in turn order",
+    BuyLimit = "buy-limit": "the seat has made all the buys it may this hand (buying.per-hand)",
+    BuyWhenDown = "buy-when-down": "a seat that has met its contract may not buy (buying.when-down=forbidden)",
+    MustBuyOrPass = "must-buy-or-pass": "the seat asked whether it buys the top discard must buy or pass",
 }
 
 #[cold]

@@ -23,7 +23,8 @@ fn topic(name: &str) -> &'static [&'static str] {
             "push-card-visibility",
             "stock.",
         ],
-        "drew" => &["pusher-draws", "stock.when-empty"],
+        "drew" => &["pusher-draws", "stock.when-empty", "buying."],
+        "buy" => &["buying.", "stock."],
         "take" => &["stock.", "discard."],
         "set" => &[
             "sets.",
@@ -158,6 +159,7 @@ pub(super) fn rules_involved(
         let t = match e {
             "drew" => "drew",
             "pushed" => "push",
+            "bought" | "passed" => "buy",
             "dealt" | "upcard" | "upcard-buried" => "deal",
             "rescued" => "rescue",
             "discarded" | "turn-ended" => "discard",
@@ -169,6 +171,7 @@ pub(super) fn rules_involved(
     if prefixes.is_empty() {
         match action {
             Some(Action::Push) => prefixes.extend(topic("push")),
+            Some(Action::Buy | Action::Pass) => prefixes.extend(topic("buy")),
             Some(Action::TakeDiscard | Action::DrawStock) => prefixes.extend(topic("take")),
             Some(Action::Meld(specs)) => {
                 for s in specs {
