@@ -1,4 +1,5 @@
-//! Random action sequences on the engine. A game of a built-in rule set (some readings switched)
+//! Random action sequences on the engine. A game of a built-in rule set (some readings switched,
+//! buying out of turn sometimes allowed)
 //! is played by picking, at each turn, one of `legal_actions()`; every action listed must be
 //! accepted (`accepts`), the picked one must apply, and the invariants (`check_invariants`: every
 //! card in one place, totals the sum of the hands' points) hold after each. Now and then an
@@ -22,6 +23,9 @@ struct Input {
     seed: u64,
     /// (dispute index, reading index) switched over the rule set's own.
     readings: Vec<(u8, u8)>,
+    /// Buying out of turn: allowed when odd; the other bits pick penalty cards, buys per hand
+    /// and whether a player down may buy.
+    buying: u8,
     /// One pick per action: an index into the legal actions.
     picks: Vec<u16>,
     /// Actions in text tried now and then (every 8th pick with its low bits set).
@@ -51,6 +55,13 @@ fuzz_target!(|input: Input| {
         let id = DisputeId::ALL[usize::from(*d) % DisputeId::ALL.len()];
         let names = id.reading_names();
         rules.set_reading(id, names[usize::from(*r) % names.len()]);
+    }
+    if input.buying & 1 == 1 {
+        rules.buying = Some(push_rummy::rules::Buying {
+            penalty_cards: input.buying >> 1 & 3,
+            per_hand: [None, Some(1), Some(2), Some(3)][usize::from(input.buying >> 3 & 3)],
+            when_down: input.buying & 0x20 == 0,
+        });
     }
     let span = rules.players.1 - rules.players.0 + 1;
     let players = rules.players.0 + input.players % span;
