@@ -147,7 +147,8 @@ fn buying__no_window_without_a_discard_or_without_the_penalty_cards_in_the_stock
     // An empty discard pile: nothing to buy.
     let mut g = buying(1, None, true);
     at_draw(&mut g, "4D");
-    g.deal.stock.extend(g.deal.discard.drain(..));
+    let mut discard = std::mem::take(&mut g.deal.discard);
+    g.deal.stock.append(&mut discard);
     ok(&mut g, 1, Action::DrawStock);
     assert_eq!((g.deal.stage, g.turn()), (Stage::Play, 1));
 }
