@@ -165,7 +165,7 @@ const BUYING: &[(&str, Ty, bool, &str)] = &[
         "buying.allowed",
         Ty::Bool,
         false,
-        "a player not on turn may buy the top discard the player on turn declined, with penalty cards from the stock; the turn starts with take-discard or draw-stock, and buying replaces the push (absent: false)",
+        "buying out of turn (\"May I\"): a player not on turn may buy the top discard the player on turn declined, with penalty cards from the stock; the turn starts with take-discard or draw-stock, and buying replaces the push (absent: false)",
     ),
     (
         "buying.penalty-cards",

@@ -40,7 +40,7 @@ reasons! {
     AlreadyDrew = "already-drew": "the draw was already made this turn",
     NoPlainDraw = "no-plain-draw": "there is no plain draw from the stock: take the discard or push",
     DiscardPileEmpty = "discard-pile-empty": "there is no discard to take or push",
-    PushNotAllowed = "push-not-allowed": "the stock is too small to push (push-with-one-stock-card)",
+    PushNotAllowed = "push-not-allowed": "the stock is too small to push (push-with-one-stock-card), or buying replaces the push (buying.allowed)",
     CardNotInHand = "card-not-in-hand": "the player does not hold that card",
     InvalidMeld = "invalid-meld": "the cards form no legal meld",
     AmbiguousWild = "ambiguous-wild": "the meld can mean more than one thing; declare the wilds (wild-declaration)",
