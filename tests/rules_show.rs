@@ -46,3 +46,28 @@ scoring:
         .unwrap_or_else(|e| panic!("{}", e.render()));
     insta::assert_snapshot!("house-aces-20-twos-25", loaded.show());
 }
+
+/// A house file with buying out of turn shows its `buying` section, with its citations, and loads
+/// back to the same rules; `per-hand: unlimited` stays a word.
+#[test]
+fn a_house_file_with_buying_shows_its_section() {
+    let house = "extends: push\ngame: push-may-i\nname: Push with May I\nbuying:\n  allowed: {value: true, sources: [unsourced], note: \"a house rule\"}\n  penalty-cards: 2\n  per-hand: unlimited\n  when-down: forbidden\n";
+    let loaded = push_rummy::rules::load_text("may-i.yaml", house, std::path::Path::new("."))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    let shown = loaded.show();
+    let again = push_rummy::rules::load_text("shown.yaml", &shown, std::path::Path::new("."))
+        .unwrap_or_else(|e| panic!("{}\n{shown}", e.render()));
+    assert_eq!(again.rules, loaded.rules);
+    let buying = loaded.rules.buying.expect("buying is allowed");
+    assert_eq!(
+        (buying.penalty_cards, buying.per_hand, buying.when_down),
+        (2, None, false)
+    );
+    let section: String = shown
+        .lines()
+        .skip_while(|l| !l.starts_with("buying:"))
+        .take_while(|l| l.starts_with("buying:") || l.starts_with(' '))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    insta::assert_snapshot!("push-with-buying", section);
+}

@@ -1,6 +1,7 @@
 //! Random action sequences on the engine. A game of a built-in rule set (some readings switched,
 //! house scoring rules set: card values, sides, the going-out bonus; and maybe the optional turn
-//! rules: first player, discard bans, going out)
+//! rules: first player, discard bans, going out; and sometimes
+//! buying out of turn)
 //! is played by picking, at each turn, one of `legal_actions()`; every action listed must be
 //! accepted (`accepts`), the picked one must apply, and the invariants (`check_invariants`: every
 //! card in one place, totals the sum of the hands' points) hold after each. Now and then an
@@ -30,6 +31,9 @@ struct Input {
     /// `None`: the reading decides), who scores together (0: the reading decides, 1:
     /// individual, 2: partnerships where the players allow them), the going-out bonus.
     scoring: (Option<u8>, Option<u8>, u8, u8),
+    /// Buying out of turn: allowed when odd; the other bits pick penalty cards, buys per hand
+    /// and whether a player down may buy.
+    buying: u8,
     /// One pick per action: an index into the legal actions.
     picks: Vec<u16>,
     /// Actions in text tried now and then (every 8th pick with its low bits set).
@@ -62,6 +66,13 @@ fuzz_target!(|input: Input| {
     }
     if let Some(p) = input.turn_rules {
         rules.pick_turn_rules(p);
+    }
+    if input.buying & 1 == 1 {
+        rules.buying = Some(push_rummy::rules::Buying {
+            penalty_cards: input.buying >> 1 & 3,
+            per_hand: [None, Some(1), Some(2), Some(3)][usize::from(input.buying >> 3 & 3)],
+            when_down: input.buying & 0x20 == 0,
+        });
     }
     let span = rules.players.1 - rules.players.0 + 1;
     let players = rules.players.0 + input.players % span;

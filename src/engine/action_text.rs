@@ -1,7 +1,7 @@
 //! Reading actions in their canonical text form, the one [`Action`]'s `Display` writes:
 //!
 //! ```text
-//! take-discard | push | draw-stock | end-turn | discard 9H
+//! take-discard | push | draw-stock | end-turn | discard 9H | buy | pass
 //! meld set [7S 7H JK JK=7] run [9H 10H JK JK=JH QH]
 //! lay-off 0 [9H]            lay-off 0 [JK JK=10H] join 2
 //! rescue 1 8S for JK then lay-off 0 [JK JK=JS]
@@ -250,6 +250,8 @@ impl Reader {
             "push" if !nested => Action::Push,
             "draw-stock" if !nested => Action::DrawStock,
             "end-turn" if !nested => Action::EndTurn,
+            "buy" if !nested => Action::Buy,
+            "pass" if !nested => Action::Pass,
             "discard" if !nested => Action::Discard(self.card("the card to discard")?),
             "meld" => Action::Meld(self.meld_specs()?),
             "lay-off" => self.lay_off()?,
@@ -283,7 +285,7 @@ impl Reader {
             }
             _ => {
                 return Err(format!(
-                    "unknown action `{word}`: the actions are take-discard, push, draw-stock, meld, lay-off, rescue, discard, end-turn"
+                    "unknown action `{word}`: the actions are take-discard, push, draw-stock, meld, lay-off, rescue, discard, end-turn, buy, pass"
                 ));
             }
         };

@@ -318,8 +318,10 @@ fn rescuable(tm: &TableMeld) -> u64 {
 fn greedy(t: &mut impl Trial, seat: u8, memo: &mut Memo) -> Action {
     let game = t.game();
     let si = usize::from(seat);
-    if game.deal.stage == Stage::Draw {
-        return greedy_draw(game, seat, memo);
+    match game.deal.stage {
+        Stage::Draw => return greedy_draw(game, seat, memo),
+        Stage::Buy => return greedy_buy(game, seat, memo),
+        Stage::Play | Stage::Over => {}
     }
     if game.deal.progress[si].done
         && let Some(a) = greedy_table_play(t, seat, memo)
@@ -352,10 +354,41 @@ fn greedy_draw(game: &Game, seat: u8, memo: &mut Memo) -> Action {
     if take && can_take {
         return Action::TakeDiscard;
     }
+    if game.rules.buying.is_some() {
+        // Buying replaces the push: decline the discard by drawing from the stock.
+        return Action::DrawStock;
+    }
     if game.push_check().is_ok() || !can_take {
         return Action::Push;
     }
     Action::TakeDiscard
+}
+
+/// The greedy answer when asked whether it buys the top discard: before its contract, it buys
+/// a card that completes the contract, a wild, or a natural card that joins `sets.min-size` - 1
+/// of its rank in hand where the contract wants a set; after its contract it passes (a bought
+/// card waits for its turn, and the penalty cards count against it).
+fn greedy_buy(game: &Game, seat: u8, memo: &mut Memo) -> Action {
+    let si = usize::from(seat);
+    let (Some(&top), false) = (game.deal.discard.last(), game.deal.progress[si].done) else {
+        return Action::Pass;
+    };
+    let hand = &game.deal.hands[si];
+    let contract = &game.rules.rounds[game.round].contract;
+    let joins_set = contract.iter().any(|c| c.kind == MeldKind::Set)
+        && !game.rules.is_wild(top)
+        && hand
+            .iter()
+            .filter(|(c, _)| c.rank() == top.rank())
+            .map(|(_, k)| usize::from(k))
+            .sum::<usize>()
+            + 1
+            >= usize::from(game.rules.set_min);
+    let mut with = hand.clone();
+    with.add(top);
+    let buy =
+        game.rules.is_wild(top) || joins_set || memo.laydown(game, seat, contract, &with).is_some();
+    if buy { Action::Buy } else { Action::Pass }
 }
 
 /// After the contract: lay-offs card by card and meld by meld, then rescues: the first that
@@ -605,11 +638,22 @@ fn random(game: &Game, seat: u8, rng: &mut Rng) -> Action {
         if game.push_check().is_ok() {
             v.push(Action::Push);
         }
+        if game.rules.buying.is_some() {
+            v.push(Action::DrawStock);
+        }
         return match v.len() {
             0 => Action::Push,
             n => v[rng.below(n as u64) as usize].clone(),
         };
     } else {
+        if game.deal.stage == Stage::Buy {
+            // Buys one discard in four.
+            return if rng.below(4) == 0 {
+                Action::Buy
+            } else {
+                Action::Pass
+            };
+        }
         cands.extend(game.meld_options());
         if game.deal.progress[si].done {
             cands.extend(table_plays(game, seat));

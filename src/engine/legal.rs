@@ -61,6 +61,12 @@ impl Game {
         if self.deal.stage == Stage::Draw {
             cands.push(Action::TakeDiscard);
             cands.push(Action::Push);
+            if self.rules.buying.is_some() {
+                cands.push(Action::DrawStock);
+            }
+        } else if self.deal.stage == Stage::Buy {
+            cands.push(Action::Buy);
+            cands.push(Action::Pass);
         } else {
             let hand = &self.deal.hands[usize::from(seat)];
             for (c, _) in hand.iter() {

@@ -24,6 +24,15 @@ pub struct SeenPush {
     pub stock: Option<Vec<String>>,
 }
 
+/// Buying out of turn, where the rules allow it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeenBuying {
+    /// While a buy window is open: the player on turn (the seat asked is `turn`).
+    pub window: Option<u8>,
+    /// Buys each seat has left this hand; null for unlimited.
+    pub buys_left: Vec<Option<u8>>,
+}
+
 /// One seat's view of the game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Observation {
@@ -41,6 +50,9 @@ pub struct Observation {
     pub contract_done: Vec<bool>,
     pub totals: Vec<i64>,
     pub last_push: Option<SeenPush>,
+    /// Only where the rules allow buying (`buying.allowed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buying: Option<SeenBuying>,
 }
 
 /// What `seat` sees now.
@@ -54,6 +66,7 @@ pub fn observe(game: &Game, seat: u8) -> Observation {
         stage: match d.stage {
             Stage::Draw => "draw",
             Stage::Play => "play",
+            Stage::Buy => "buy",
             Stage::Over => "over",
         },
         hand: d.hands[usize::from(seat)]
@@ -85,5 +98,9 @@ pub fn observe(game: &Game, seat: u8) -> Observation {
                 stock: (*face_up || *to == seat)
                     .then(|| cards.iter().map(Card::to_string).collect()),
             }),
+        buying: game.rules.buying.map(|_| SeenBuying {
+            window: d.window,
+            buys_left: (0..game.players).map(|s| game.buys_left(s)).collect(),
+        }),
     }
 }

@@ -63,6 +63,11 @@ pub struct Position {
     pub stage: Stage,
     /// The card taken from the discard pile this turn (only with `Stage::Play`).
     pub taken: Option<Card>,
+    /// Buys each seat has made this hand (`buying`); empty: none.
+    pub buys: Vec<u8>,
+    /// With `Stage::Buy`: the player on turn, who drew from the stock; `turn` is the seat asked
+    /// whether it buys the top discard.
+    pub window: Option<u8>,
 }
 
 /// Which part of a start or position is wrong.
@@ -81,6 +86,8 @@ pub enum Place {
     Turn,
     Stage,
     Taken,
+    /// The buys made, or the buy window.
+    Buying,
     /// The cards as a whole (missing or extra cards).
     Cards,
 }
@@ -112,6 +119,8 @@ impl Default for Position {
             turn: None,
             stage: Stage::Draw,
             taken: None,
+            buys: Vec::new(),
+            window: None,
         }
     }
 }
@@ -301,6 +310,7 @@ impl Game {
         let progress = contract_progress(contract, pos, &table, n)?;
         let turn = pos.turn.unwrap_or(g.deal.turn);
         check_turn(pos, turn, n)?;
+        check_buying(&g.rules, pos, turn, n)?;
         g.deal.hands = pos.hands.iter().map(|h| Counts::from_cards(h)).collect();
         // The engine keeps piles with their top last.
         g.deal.stock = stock.into_iter().rev().collect();
@@ -314,6 +324,12 @@ impl Game {
         g.deal.table_progress = false;
         g.deal.stall = 0;
         g.deal.last_push = None;
+        g.deal.window = pos.window;
+        g.deal.buys = match (g.rules.buying, pos.buys.is_empty()) {
+            (None, _) => Vec::new(),
+            (Some(_), true) => vec![0; n],
+            (Some(_), false) => pos.buys.clone(),
+        };
         g.rng = Rng::new(start.seed);
         g.decks = start.decks.clone();
         Ok(g)
@@ -498,6 +514,51 @@ fn contract_progress(
         p.filled = vec![true; contract];
     }
     Ok(progress)
+}
+
+/// The buys made and the buy window fit the rules: buying allowed where either is given, one
+/// count per seat within `buying.per-hand`, and a window (stage buy) with a discard to buy, the
+/// player on turn at the table and not the seat asked.
+fn check_buying(rules: &Rules, pos: &Position, turn: u8, n: usize) -> Result<(), PositionError> {
+    let given = !pos.buys.is_empty() || pos.window.is_some() || pos.stage == Stage::Buy;
+    let Some(b) = rules.buying else {
+        if given {
+            return Err(err(
+                Place::Buying,
+                "buys and buy windows need rules that allow buying (buying.allowed: true)",
+            ));
+        }
+        return Ok(());
+    };
+    if !pos.buys.is_empty() && pos.buys.len() != n {
+        return Err(err(
+            Place::Buying,
+            format!(
+                "the buys made are counted per seat: {} count(s) for {n} players",
+                pos.buys.len()
+            ),
+        ));
+    }
+    if let Some(limit) = b.per_hand
+        && let Some((s, k)) = pos.buys.iter().enumerate().find(|(_, k)| **k > limit)
+    {
+        return Err(err(
+            Place::Buying,
+            format!("seat {s} has made {k} buys; buying.per-hand allows {limit}"),
+        ));
+    }
+    match (pos.window, pos.stage == Stage::Buy) {
+        (None, false) => Ok(()),
+        (Some(w), true) if usize::from(w) < n && w != turn && !pos.discard.is_empty() => Ok(()),
+        (Some(_), true) => Err(err(
+            Place::Buying,
+            "a buy window needs the player on turn at the table, another seat asked (turn) and a discard to buy",
+        )),
+        _ => Err(err(
+            Place::Buying,
+            "a buy window (the player on turn) goes with stage buy, and stage buy with a window",
+        )),
+    }
 }
 
 /// The seat to play is at the table, the stage is a turn's, and a taken card is the seat to

@@ -561,7 +561,9 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
             let form = match &def.ty {
                 Ty::Text => "text".to_string(),
                 Ty::Int { min, max } => format!("an integer from {min} to {max}"),
-                Ty::Limit { min, max } => format!("an integer from {min} to {max}, or none"),
+                Ty::Limit { min, max, word } => {
+                    format!("an integer from {min} to {max}, or {word}")
+                }
                 Ty::DeckTiers => {
                     "a list of tiers, each {players: N or \"A-B\", standard-decks: N, jokers: N}"
                         .to_string()

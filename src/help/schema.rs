@@ -170,7 +170,7 @@ fn plain(def: &RuleDef) -> Value {
                 "additionalProperties": false
             }
         }),
-        Ty::Limit { min, max } => json!({ "anyOf": [int(*min, *max), { "const": "none" }] }),
+        Ty::Limit { min, max, word } => json!({ "anyOf": [int(*min, *max), { "const": word }] }),
         Ty::Bool => json!({ "type": "boolean" }),
         Ty::Choice(options) => json!({ "enum": scalar_forms(options) }),
         Ty::Reading(id) => json!({ "enum": scalar_forms(id.reading_names()) }),
@@ -409,7 +409,7 @@ fn check_value(key: &str) -> Value {
     match key {
         "round" => int(1, 20),
         "dealer" | "turn" => seat(),
-        "stage" => json!({ "enum": ["draw", "play", "over"] }),
+        "stage" => json!({ "enum": ["draw", "play", "buy", "over"] }),
         "hand" => per_seat(cards()),
         "hand-size" => per_seat(int(0, 10_000)),
         "table" => melds(),
@@ -448,7 +448,9 @@ fn cards_section() -> Value {
             "table" => melds(),
             "contract-met" => seats(),
             "turn" => seat(),
-            "stage" => json!({ "enum": ["draw", "play"] }),
+            "stage" => json!({ "enum": ["draw", "play", "buy"] }),
+            "buys" => per_seat(int(0, 100)),
+            "window" => seat(),
             "taken" => one_card(),
             _ => json!({}),
         };

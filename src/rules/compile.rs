@@ -8,7 +8,7 @@ use super::check;
 use super::line::{LineMasks, build_line, from_line};
 use super::spec::{self, Leaf, RawRules, RoundSpec};
 use super::{
-    Direction, DiscardRules, FirstPlayer, LargeTable, Round, Rules, Sides, WhenEmpty,
+    Buying, Direction, DiscardRules, FirstPlayer, LargeTable, Round, Rules, Sides, WhenEmpty,
     WhenNoneAllowed, WildLimits, ban,
 };
 use crate::base::diag::Diagnostic;
@@ -217,6 +217,7 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
         max_rebuilds: raw
             .get("stock.rebuilds")
             .map(|_| int(raw, "stock.rebuilds") as u16),
+        buying: buying_of(raw),
         points,
         stated_points,
         sides: sides_of(raw),
@@ -316,6 +317,25 @@ fn discard_rules_of(
         });
     }
     Some(out)
+}
+
+/// Buying out of turn, where `buying.allowed` is true; each other rule of the section has its
+/// default when absent (1 penalty card, unlimited buys, allowed when down).
+fn buying_of(raw: &RawRules) -> Option<Buying> {
+    if !flag(raw, "buying.allowed") {
+        return None;
+    }
+    Some(Buying {
+        penalty_cards: match raw.get("buying.penalty-cards") {
+            Some(_) => int(raw, "buying.penalty-cards") as u8,
+            None => 1,
+        },
+        per_hand: match raw.get("buying.per-hand").map(|e| &e.value) {
+            Some(Leaf::Int(n)) => Some(*n as u8),
+            _ => None,
+        },
+        when_down: choice(raw, "buying.when-down") != "forbidden",
+    })
 }
 
 /// The reading of every dispute, as the raw rules name it.

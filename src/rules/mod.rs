@@ -118,6 +118,17 @@ pub enum Sides {
     Individual,
 }
 
+/// Buying out of turn ("May I"), where the rules allow it (`buying.allowed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Buying {
+    /// Stock cards a buyer takes with the discard (`buying.penalty-cards`).
+    pub penalty_cards: u8,
+    /// Buys per player and hand; `None`: unlimited (`buying.per-hand`).
+    pub per_hand: Option<u8>,
+    /// A player who has met this deal's contract may still buy (`buying.when-down`).
+    pub when_down: bool,
+}
+
 /// Cards added at a large table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LargeTable {
@@ -220,6 +231,9 @@ pub struct Rules {
     pub stall_limit: u32,
     /// `stock.rebuilds`: how many times a hand's stock may be rebuilt; `None`: no limit.
     pub max_rebuilds: Option<u16>,
+    /// Buying out of turn; `None`: not allowed (the turn starts with taking the discard or the
+    /// push, as without the `buying` section).
+    pub buying: Option<Buying>,
     /// Points by rank number (index 1 = ace … 13 = king); index 0 is the joker.
     pub points: [u16; 14],
     /// The points of an ace and of a two where the rules state them (`scoring.points.A`,

@@ -21,6 +21,13 @@ pub enum Ty {
         max: i64,
     },
     Bool,
+    /// An integer in the range, or the word (`none` for the stall limit, `unlimited` for buys):
+    /// no limit.
+    Limit {
+        min: i64,
+        max: i64,
+        word: &'static str,
+    },
     Choice(&'static [&'static str]),
     /// A player count: `4` or `"3-6"`.
     PlayerRange,
@@ -30,11 +37,6 @@ pub enum Ty {
     Reading(DisputeId),
     /// The pack by player count: a list of `{players, standard-decks, jokers}`.
     DeckTiers,
-    /// An integer limit, or `none` (no limit).
-    Limit {
-        min: i64,
-        max: i64,
-    },
     /// A list of distinct names from a fixed set, in any order (`[wilds, taken-card]`); may be
     /// empty.
     List(&'static [&'static str]),
@@ -214,6 +216,7 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         Ty::Limit {
             min: 1,
             max: 100_000,
+            word: "none",
         },
         true,
         "a hand ends (as a stock-out) after this many turns in a row with no card reaching the table; none: no limit from the rules, the engine's backstop of 1000000 turns still ends a hand",
@@ -237,6 +240,39 @@ pub const FIRST_PLAYER: [&str; 4] = ["dealer-left", "dealer-right", "previous-wi
 
 /// The bans of `discard.bans` (and the names `{relax: […]}` lifts).
 pub const DISCARD_BANS: [&str; 5] = ["wilds", "twos", "taken-card", "taken-kind", "fits-table"];
+
+/// Buying out of turn ("May I"): every rule optional; without `buying.allowed: true` the game is
+/// played exactly as without the section.
+const BUYING: &[(&str, Ty, bool, &str)] = &[
+    (
+        "buying.allowed",
+        Ty::Bool,
+        false,
+        "buying out of turn (\"May I\"): a player not on turn may buy the top discard the player on turn declined, with penalty cards from the stock; the turn starts with take-discard or draw-stock, and buying replaces the push (absent: false)",
+    ),
+    (
+        "buying.penalty-cards",
+        Ty::Int { min: 0, max: 5 },
+        false,
+        "stock cards a buyer takes with the discard (absent: 1)",
+    ),
+    (
+        "buying.per-hand",
+        Ty::Limit {
+            min: 1,
+            max: 100,
+            word: "unlimited",
+        },
+        false,
+        "buys each player may make in one hand, or `unlimited` (absent: unlimited)",
+    ),
+    (
+        "buying.when-down",
+        Ty::Choice(&["allowed", "forbidden"]),
+        false,
+        "whether a player who has met this deal's contract may still buy (absent: allowed)",
+    ),
+];
 
 /// The keys of `scoring.points` every rule set gives: every rank but aces and twos, and the joker.
 pub const POINT_KEYS: [&str; 12] = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
@@ -286,6 +322,14 @@ pub fn rule_defs() -> &'static [RuleDef] {
             });
         }
         for (path, ty, required, doc) in STRUCTURAL {
+            v.push(RuleDef {
+                path: path.to_string(),
+                ty: ty.clone(),
+                required: *required,
+                doc,
+            });
+        }
+        for (path, ty, required, doc) in BUYING {
             v.push(RuleDef {
                 path: path.to_string(),
                 ty: ty.clone(),
@@ -834,19 +878,19 @@ fn decode_value(
                 None,
             ),
         },
-        Ty::Limit { min, max } => match (&node.value, node.scalar_text()) {
+        Ty::Limit { min, max, word } => match (&node.value, node.scalar_text()) {
             (Value::Int(n), _) if (*min..=*max).contains(n) => Some(Leaf::Int(*n)),
             (Value::Int(n), _) => fail(
-                format!("{n} is out of range: expected {min} to {max}, or none"),
+                format!("{n} is out of range: expected {min} to {max}, or {word}"),
                 None,
             ),
-            (_, Some(s)) if s == "none" => Some(Leaf::Choice(s)),
+            (_, Some(s)) if s == *word => Some(Leaf::Choice(s)),
             (_, Some(s)) => fail(
                 format!("`{s}` is not a limit"),
-                Some(format!("write an integer from {min} to {max}, or none")),
+                Some(format!("write an integer from {min} to {max}, or {word}")),
             ),
             _ => fail(
-                format!("expected an integer or none, found {}", node.kind_name()),
+                format!("expected an integer or {word}, found {}", node.kind_name()),
                 None,
             ),
         },

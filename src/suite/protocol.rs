@@ -106,7 +106,7 @@ pub fn start_message(loaded: &Loaded, game: &Game) -> Value {
         .filter(|(_, p)| p.done)
         .map(|(s, _)| s as u8)
         .collect();
-    json!({
+    let mut msg = json!({
         "type": "start",
         "protocol": VERSION,
         "rules": rules_json(loaded),
@@ -118,7 +118,7 @@ pub fn start_message(loaded: &Loaded, game: &Game) -> Value {
         "decks": game.decks.iter().map(|d| cards_json(d)).collect::<Vec<_>>(),
         "position": {
             "turn": d.turn,
-            "stage": match d.stage { Stage::Draw => "draw", Stage::Play => "play", Stage::Over => "over" },
+            "stage": match d.stage { Stage::Draw => "draw", Stage::Play => "play", Stage::Buy => "buy", Stage::Over => "over" },
             "taken": d.taken.map(|c| c.to_string()),
             "hands": d.hands.iter().map(|h| cards_json(&h.cards())).collect::<Vec<_>>(),
             "stock": d.stock.iter().rev().map(Card::to_string).collect::<Vec<_>>(),
@@ -126,7 +126,15 @@ pub fn start_message(loaded: &Loaded, game: &Game) -> Value {
             "table": table,
             "contract_met": met,
         },
-    })
+    });
+    // Only where the rules allow buying: the buys made this hand and an open buy window.
+    if game.rules.buying.is_some()
+        && let Some(p) = msg.get_mut("position").and_then(Value::as_object_mut)
+    {
+        p.insert("buys".into(), json!(d.buys));
+        p.insert("window".into(), json!(d.window));
+    }
+    msg
 }
 
 /// A protocol message that cannot be understood: the field and what is wrong.
@@ -219,7 +227,7 @@ pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
         let def = spec::rule_def(path).ok_or_else(|| bad(&field, "unknown rule"))?;
         let leaf = match &def.ty {
             Ty::Text => Leaf::Text(text.into()),
-            Ty::Limit { .. } if text == "none" => Leaf::Choice(text.into()),
+            Ty::Limit { word, .. } if text == *word => Leaf::Choice(text.into()),
             // As the listing writes it: `2-4:2,3;5:3,4`.
             Ty::DeckTiers => {
                 let mut tiers = Vec::new();
@@ -437,12 +445,35 @@ fn position_of(p: &Value, players: u8) -> Result<(Position, KeptReadings), Strin
     let stage = match p.get("stage").and_then(Value::as_str) {
         None | Some("draw") => Stage::Draw,
         Some("play") => Stage::Play,
-        Some(s) => return Err(bad("position.stage", format!("`{s}` is not draw or play"))),
+        Some("buy") => Stage::Buy,
+        Some(s) => {
+            return Err(bad(
+                "position.stage",
+                format!("`{s}` is not draw, play or buy"),
+            ));
+        }
     };
     let taken = match p.get("taken") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.parse::<Card>().map_err(|e| bad("position.taken", e))?),
         Some(_) => return Err(bad("position.taken", "expected a card or null")),
+    };
+    let buys = match p.get("buys") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(v) => v
+            .as_array()
+            .ok_or_else(|| bad("position.buys", "expected one count per seat"))?
+            .iter()
+            .map(|k| {
+                k.as_u64()
+                    .and_then(|k| u8::try_from(k).ok())
+                    .ok_or_else(|| bad("position.buys", "expected counts from 0 to 255"))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    let window = match p.get("window") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(seat_of(v, "position.window", players)?),
     };
     let pos = Position {
         hands,
@@ -454,6 +485,8 @@ fn position_of(p: &Value, players: u8) -> Result<(Position, KeptReadings), Strin
         turn,
         stage,
         taken,
+        buys,
+        window,
     };
     Ok((pos, readings))
 }

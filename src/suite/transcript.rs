@@ -82,6 +82,16 @@ pub struct ContractState {
     pub filled: Vec<bool>,
 }
 
+/// Buying out of turn, in a state where the rules allow it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuyState {
+    /// While a buy window is open (stage `buy`): the player on turn, who plays on once it
+    /// closes; the seat to move (`turn`) is the seat asked.
+    pub window: Option<u8>,
+    /// Buys each seat has made this hand.
+    pub buys: Vec<u8>,
+}
+
 /// The state of the game: what a conforming implementation must agree on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
@@ -103,6 +113,9 @@ pub struct State {
     pub contract: Vec<ContractState>,
     /// Cumulative score per side.
     pub totals: Vec<i64>,
+    /// Only where the rules allow buying (`buying.allowed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buying: Option<BuyState>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -191,10 +204,12 @@ pub type Name = &'static str;
 /// A stage name read back as the engine's own (`draw`, `play`, `over`).
 fn known_stage<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
     let s = String::deserialize(d)?;
-    ["draw", "play", "over"]
+    ["draw", "play", "buy", "over"]
         .into_iter()
         .find(|k| *k == s)
-        .ok_or_else(|| serde::de::Error::custom(format!("`{s}` is not a stage (draw, play, over)")))
+        .ok_or_else(|| {
+            serde::de::Error::custom(format!("`{s}` is not a stage (draw, play, buy, over)"))
+        })
 }
 
 /// The transcript format read back: only this version ([`FORMAT`]).
@@ -217,6 +232,7 @@ fn stage_name(s: Stage) -> &'static str {
     match s {
         Stage::Draw => "draw",
         Stage::Play => "play",
+        Stage::Buy => "buy",
         Stage::Over => "over",
     }
 }
@@ -283,6 +299,10 @@ pub fn state(g: &Game) -> State {
             })
             .collect(),
         totals: g.totals.clone(),
+        buying: g.rules.buying.map(|_| BuyState {
+            window: d.window,
+            buys: d.buys.clone(),
+        }),
     }
 }
 
@@ -343,6 +363,17 @@ pub fn event_text(e: &Event) -> String {
             wild,
         } => format!("seat {seat} rescues {wild} from #{meld} with {natural}"),
         Event::Discarded { seat, card } => format!("seat {seat} discards {card}"),
+        Event::Bought { seat, card, stock } => {
+            format!(
+                "seat {seat} buys {card} with {}",
+                if stock.is_empty() {
+                    "no stock card".to_string()
+                } else {
+                    words(stock)
+                }
+            )
+        }
+        Event::Passed { seat } => format!("seat {seat} passes"),
         Event::TurnEnded { seat } => format!("seat {seat} ends the turn without a discard"),
         Event::WentOut { seat } => format!("seat {seat} goes out"),
         Event::HandEnded {
@@ -423,6 +454,9 @@ pub fn event_json(e: &Event) -> serde_json::Value {
         Event::Discarded { seat, card } => {
             json!({"event": "discarded", "seat": seat, "card": card.to_string()})
         }
+        Event::Bought { seat, card, stock } => json!({"event": "bought", "seat": seat,
+            "card": card.to_string(), "stock": strings(stock)}),
+        Event::Passed { seat } => json!({"event": "passed", "seat": seat}),
         Event::TurnEnded { seat } => json!({"event": "turn-ended", "seat": seat}),
         Event::WentOut { seat } => json!({"event": "went-out", "seat": seat}),
         Event::HandEnded {
@@ -931,6 +965,17 @@ fn state_text(out: &mut String, s: &State) {
         .collect();
     let _ = writeln!(out, "  contract: {}", contract.join(", "));
     let _ = writeln!(out, "  totals: {}", join_nums(&s.totals));
+    if let Some(b) = &s.buying {
+        let window = match b.window {
+            Some(on_turn) => format!("open (seat {on_turn} on turn)"),
+            None => "closed".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  buying: window {window}, buys {}",
+            join_nums(&b.buys)
+        );
+    }
 }
 
 impl Transcript {

@@ -87,6 +87,8 @@ fn action() -> impl Strategy<Value = Action> {
         Just(Action::Push),
         Just(Action::DrawStock),
         Just(Action::EndTurn),
+        Just(Action::Buy),
+        Just(Action::Pass),
         card().prop_map(Action::Discard),
         meld_or_lay_off(),
         (
@@ -126,9 +128,18 @@ fn the_short_forms_read_as_the_canonical_ones() {
         ),
         ("meld [T♥ j♥ q♥], [9s,9d,9c]", "meld [10H JH QH] [9S 9D 9C]"),
         ("DISCARD ts", "discard 10S"),
+        ("BUY", "buy"),
+        (" Pass ", "pass"),
     ] {
         let a = parse_action(short).unwrap_or_else(|e| panic!("{short}: {e}"));
         assert_eq!(a.to_string(), canonical, "{short}");
         assert_eq!(parse_action(canonical), Ok(a));
+    }
+}
+
+#[test]
+fn buy_and_pass_stand_alone() {
+    for bad in ["buy 9C", "pass 1", "rescue 1 8S for JK then buy"] {
+        assert!(parse_action(bad).is_err(), "{bad} reads");
     }
 }

@@ -630,3 +630,135 @@ fn first_deal_of_four() -> push_rummy::engine::position::Start {
         decks: Vec::new(),
     }
 }
+
+/// `push-rummy --rules RULES conform ARGS --json` in the crate directory: exit code and report.
+fn conform_under(rules: &Path, args: &[&str]) -> (i32, Value) {
+    let out = Command::new(BIN)
+        .current_dir(root())
+        .arg("--rules")
+        .arg(rules)
+        .arg("conform")
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("push-rummy runs");
+    let code = out.status.code().expect("an exit code");
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (code, json)
+}
+
+/// Random games with buying out of turn go through the protocol unchanged (buy windows, the
+/// buys made, positions inside a window); an implementation that takes two penalty cards where
+/// the rules say one is caught at its first buy, and the divergence shrinks to a scenario that
+/// starts inside the buy window.
+#[test]
+fn random_games_with_buying_agree_and_a_wrong_penalty_is_caught_in_its_window() {
+    let dir = tmp("buying");
+    let house = |name: &str, penalty: u8| {
+        let p = dir.join(name);
+        std::fs::write(
+            &p,
+            format!(
+                "extends: push\ngame: {}\nbuying: {{allowed: true, penalty-cards: {penalty}, per-hand: 3}}\n",
+                name.trim_end_matches(".yaml")
+            ),
+        )
+        .unwrap();
+        p
+    };
+    let one = house("buy-one.yaml", 1);
+    let two = house("buy-two.yaml", 2);
+    let serve = format!("{BIN} serve");
+    let (code, r) = conform_under(&one, &["--impl", &serve, "--random", "4", "--seed", "3"]);
+    assert_eq!(code, 0, "{r:#}");
+    let wrong = format!("{BIN} serve --rules {}", two.display());
+    let out = dir.join("found");
+    std::fs::create_dir_all(&out).unwrap();
+    let (code, r) = conform_under(
+        &one,
+        &[
+            "--impl",
+            &wrong,
+            "--random",
+            "4",
+            "--seed",
+            "3",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(code, 1, "{r:#}");
+    let file = PathBuf::from(r["found"]["file"].as_str().expect("a scenario was written"));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("  stage: buy\n") && text.contains("  window: "),
+        "{text}"
+    );
+    assert!(text.contains("do: \"buy\""), "{text}");
+    let s = scenario::load(&file, &[]).expect("the shrunk scenario loads");
+    assert_eq!(s.game.deal.stage, push_rummy::engine::game::Stage::Buy);
+    let replay = Command::new(BIN)
+        .arg("replay")
+        .arg(&file)
+        .output()
+        .expect("replay runs");
+    assert!(replay.status.success(), "the reference holds it");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A position inside a buy window needs buying allowed, stage buy with the player on turn named
+/// (`window`), another seat to move and a discard to buy; buys are counted per seat.
+#[test]
+fn a_position_in_a_buy_window_is_checked() {
+    use push_rummy::engine::game::{Game, Stage};
+    use push_rummy::engine::position::{Place, Position, Rest};
+    use std::sync::Arc;
+    let mut buying = push_rummy::rules::load("push", &[]).expect("loads").rules;
+    buying.buying = Some(push_rummy::rules::Buying {
+        penalty_cards: 1,
+        per_hand: Some(2),
+        when_down: true,
+    });
+    let buying = Arc::new(buying);
+    let push = Arc::new(push_rummy::rules::load("push", &[]).expect("loads").rules);
+    let cards = |s: &str| push_rummy::base::card::parse_cards(s).expect("cards");
+    let start = first_deal_of_four();
+    let pos = |window: Option<u8>, stage: Stage, turn: u8, buys: Vec<u8>| Position {
+        hands: vec![cards("KC"), cards("4C"), cards("KD"), cards("KS")],
+        discard: cards("9H"),
+        rest: Rest::Stock,
+        turn: Some(turn),
+        stage,
+        window,
+        buys,
+        ..Position::default()
+    };
+    let g = Game::from_position(
+        Arc::clone(&buying),
+        &start,
+        &pos(Some(1), Stage::Buy, 2, vec![0, 1, 0, 2]),
+    )
+    .expect("inside a window");
+    assert_eq!(
+        (g.turn(), g.deal.window, g.buys_left(3)),
+        (2, Some(1), Some(0))
+    );
+    for (rules, p) in [
+        (&push, pos(Some(1), Stage::Buy, 2, vec![])),
+        (&push, pos(None, Stage::Draw, 1, vec![0, 0, 0, 0])),
+        (&buying, pos(Some(1), Stage::Play, 2, vec![])),
+        (&buying, pos(None, Stage::Buy, 2, vec![])),
+        (&buying, pos(Some(2), Stage::Buy, 2, vec![])),
+        (&buying, pos(None, Stage::Draw, 1, vec![0, 0])),
+        (&buying, pos(None, Stage::Draw, 1, vec![0, 3, 0, 0])),
+    ] {
+        let e = Game::from_position(Arc::clone(rules), &start, &p).expect_err("refused");
+        assert_eq!(e.place, Place::Buying, "{p:?}: {}", e.message);
+    }
+}

@@ -13,7 +13,7 @@ use push_rummy::base::rng::Rng;
 use push_rummy::engine::bots::{self, Bot};
 use push_rummy::engine::game::{Event, Game};
 use push_rummy::rules::disputes::DisputeId;
-use push_rummy::rules::{BUILT_IN, Rules, load};
+use push_rummy::rules::{BUILT_IN, Buying, Rules, load};
 use std::sync::Arc;
 
 /// Hand sizes as the events say they must be.
@@ -39,12 +39,14 @@ impl HandModel {
                 self.sizes[usize::from(*seat)] -= cards.len();
             }
             Event::Discarded { seat, .. } => self.sizes[usize::from(*seat)] -= 1,
+            Event::Bought { seat, stock, .. } => self.sizes[usize::from(*seat)] += 1 + stock.len(),
             // A rescue swaps a natural for a wild: the size stays.
             Event::Rescued { .. }
             | Event::UpcardBuried { .. }
             | Event::Upcard { .. }
             | Event::Reshuffled { .. }
             | Event::TurnEnded { .. }
+            | Event::Passed { .. }
             | Event::WentOut { .. }
             | Event::HandEnded { .. }
             | Event::GameEnded { .. } => {}
@@ -225,14 +227,81 @@ fn every_turn_rule_plays_to_the_end() {
     }
 }
 
+/// Built-in rule set `k` (cycling) with buying out of turn, its knobs varied with `k`: 0 to 2
+/// penalty cards, unlimited, one or three buys a hand, buying once down allowed or not.
+fn with_buying(k: usize) -> Rules {
+    let mut rules = load(BUILT_IN[k % BUILT_IN.len()].0, &[]).unwrap().rules;
+    rules.buying = Some(Buying {
+        penalty_cards: (k % 3) as u8,
+        per_hand: [None, Some(1), Some(3)][k / 3 % 3],
+        when_down: k.is_multiple_of(2),
+    });
+    rules
+}
+
+/// Games with buying end, hand sizes follow the events (a buy adds the discard and its penalty
+/// cards), and the seat to move always has a legal action: at the draw, in a buy window (buy or
+/// pass) and in play.
+#[test]
+fn buying_games_end_and_the_seat_to_move_always_has_a_legal_action() {
+    for k in 0..18 {
+        let rules = with_buying(k);
+        play_many(&rules, games(40, 4), LINEUPS);
+        play_many(&rules, games(4, 1), &[&[Bot::Random]]);
+        let rules = Arc::new(rules);
+        for seed in 0..games(6, 2) {
+            let players = rules.players.0;
+            let mut game = Game::new(rules.clone(), players, 0, seed, vec![]).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut windows = 0;
+            while !game.is_over() {
+                let legal = game.table_actions_bounded();
+                assert!(
+                    !legal.is_empty(),
+                    "{} seed {seed}: seat {} has no legal action",
+                    rules.name,
+                    game.turn()
+                );
+                if game.deal.stage == push_rummy::engine::game::Stage::Buy {
+                    windows += 1;
+                    assert_eq!(legal, [push_rummy::Action::Buy, push_rummy::Action::Pass]);
+                }
+                let seat = game.turn();
+                let bot = [Bot::Greedy, Bot::Random][usize::from(seat) % 2];
+                let a = bots::choose(bot, &game, &mut rng);
+                assert!(
+                    legal.contains(&a)
+                        || matches!(
+                            a,
+                            push_rummy::Action::Meld(_)
+                                | push_rummy::Action::LayOff { .. }
+                                | push_rummy::Action::Rescue { .. }
+                        ),
+                    "{a} not listed"
+                );
+                game.apply(seat, &a).unwrap();
+            }
+            assert!(
+                windows > 0,
+                "{} seed {seed}: no buy window opened",
+                rules.name
+            );
+        }
+    }
+}
+
 /// `bots::play` (which lets the greedy player try its candidates with `apply` itself and remember
 /// its last laydown search) plays the same games as asking `bots::choose` (which checks with
 /// `accepts` and remembers nothing) and applying its answer: the same actions, the same events,
 /// the same scores, under every built-in rule set and with random players mixed in.
 #[test]
 fn play_plays_the_games_that_choose_and_apply_play() {
-    for (name, _, _) in BUILT_IN {
-        let rules = Arc::new(load(name, &[]).unwrap().rules);
+    let buying = (0..3).map(|k| (format!("buying {k}"), with_buying(k * 4)));
+    let built_in = BUILT_IN
+        .iter()
+        .map(|(name, _, _)| (name.to_string(), load(name, &[]).unwrap().rules));
+    for (name, rules) in built_in.chain(buying) {
+        let rules = Arc::new(rules);
         let span = u64::from(rules.players.1 - rules.players.0 + 1);
         for seed in 0..games(24, 4) {
             let players = rules.players.0 + (seed % span) as u8;

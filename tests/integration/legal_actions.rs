@@ -73,11 +73,24 @@ fn game_at(seed: u64, steps: usize, picks: &[usize], turn_rules: Option<[u8; 5]>
             apart_in_runs: (seed / 54).is_multiple_of(2),
         };
     }
+    // One game in four with buying out of turn, its knobs varied with the seed.
+    if seed % 4 == 1 {
+        rules.buying = Some(push_rummy::rules::Buying {
+            penalty_cards: (seed / 4 % 3) as u8,
+            per_hand: [None, Some(1), Some(2)][(seed / 12 % 3) as usize],
+            when_down: (seed / 36).is_multiple_of(2),
+        });
+    }
     let mut g = Game::new(Arc::new(rules), 4, (seed % 4) as u8, seed, vec![]).unwrap();
     let mut rng = Rng::new(seed);
-    // Play `steps` actions, then on to a turn in its play stage (where lay-offs and rescues live).
+    // Play `steps` actions, then on to a turn in its play stage (where lay-offs and rescues live)
+    // or, under buying, a buy window.
     let mut n = 0;
-    while !g.is_over() && (n < steps || g.deal.stage != push_rummy::engine::game::Stage::Play) {
+    let stop = |g: &Game| {
+        use push_rummy::engine::game::Stage;
+        g.deal.stage == Stage::Play || g.deal.stage == Stage::Buy
+    };
+    while !g.is_over() && (n < steps || !stop(&g)) {
         n += 1;
         let a = bots::choose(
             if seed.is_multiple_of(3) {
@@ -114,7 +127,9 @@ fn random_action(g: &Game, r: &mut Rng) -> Action {
             Vec::new()
         }
     };
-    match r.below(9) {
+    match r.below(11) {
+        9 => Action::Buy,
+        10 => Action::Pass,
         0 => Action::TakeDiscard,
         1 => Action::Push,
         2 => Action::DrawStock,

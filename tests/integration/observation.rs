@@ -9,11 +9,24 @@ use push_rummy::engine::observe::observe;
 use push_rummy::rules::disputes::DisputeId;
 use std::sync::Arc;
 
-/// A game stopped after `steps` actions by greedy/random players.
+/// Buying out of turn, two buys a hand, one penalty card.
+fn two_buys() -> Option<push_rummy::rules::Buying> {
+    Some(push_rummy::rules::Buying {
+        penalty_cards: 1,
+        per_hand: Some(2),
+        when_down: true,
+    })
+}
+
+/// A game stopped after `steps` actions by greedy/random players (one seed in five with buying
+/// out of turn).
 fn game_at(seed: u64, steps: usize, face_down: bool) -> Game {
     let mut rules = crate::common::push();
     if face_down {
         rules.set_reading(DisputeId::PushCardVisibility, "face-down");
+    }
+    if seed % 5 == 3 {
+        rules.buying = two_buys();
     }
     let mut g = Game::new(Arc::new(rules), 4, (seed % 4) as u8, seed, vec![]).unwrap();
     let mut rng = push_rummy::base::rng::Rng::new(seed);
@@ -79,6 +92,39 @@ proptest! {
         g.deal.stock[0] = c;
         prop_assert_ne!(observe(&g, viewer), before);
     }
+}
+
+#[test]
+fn an_observation_shows_the_buy_window_and_the_buys_left_only_under_buying() {
+    use push_rummy::engine::game::Action;
+    assert!(observe(&game_at(0, 0, false), 0).buying.is_none());
+    let mut rules = crate::common::push();
+    rules.buying = two_buys();
+    let mut g = Game::new(Arc::new(rules), 4, 0, 7, vec![]).unwrap();
+    let on_turn = g.turn();
+    g.apply(on_turn, &Action::DrawStock).unwrap();
+    let asked = g.turn();
+    assert_eq!(
+        asked,
+        (on_turn + 1) % 4,
+        "the seat after the player on turn is asked first"
+    );
+    for viewer in 0..4 {
+        let seen = observe(&g, viewer);
+        let buying = seen.buying.expect("buying is allowed");
+        assert_eq!(seen.stage, "buy");
+        assert_eq!(seen.turn, asked);
+        assert_eq!(buying.window, Some(on_turn));
+        assert_eq!(buying.buys_left, vec![Some(2); 4]);
+    }
+    g.apply(asked, &Action::Buy).unwrap();
+    let seen = observe(&g, on_turn);
+    let buying = seen.buying.expect("buying is allowed");
+    assert_eq!(
+        (seen.stage, seen.turn, buying.window),
+        ("play", on_turn, None)
+    );
+    assert_eq!(buying.buys_left[usize::from(asked)], Some(1));
 }
 
 #[test]

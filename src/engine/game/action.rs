@@ -56,6 +56,10 @@ pub enum Action {
     Discard(Card),
     /// End the turn without a discard: only when no card may be discarded.
     EndTurn,
+    /// Buy the top discard out of turn, with penalty cards (`buying`): the seat asked.
+    Buy,
+    /// Decline to buy the top discard: the seat asked.
+    Pass,
 }
 
 impl Action {
@@ -129,6 +133,8 @@ impl fmt::Display for Action {
             }
             Action::Discard(c) => write!(f, "discard {c}"),
             Action::EndTurn => f.write_str("end-turn"),
+            Action::Buy => f.write_str("buy"),
+            Action::Pass => f.write_str("pass"),
         }
     }
 }

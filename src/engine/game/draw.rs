@@ -70,6 +70,12 @@ impl Game {
     /// # Errors
     /// The push is refused (`push-not-allowed`).
     pub fn push_check(&self) -> Result<Option<HandEnd>, Illegal> {
+        if self.rules.buying.is_some() {
+            return Err(illegal(
+                Reason::PushNotAllowed,
+                "buying replaces the push: take the discard or draw from the stock (buying.allowed)",
+            ));
+        }
         let need = usize::from(self.rules.push_stock_cards);
         let draws = usize::from(self.rules.readings.pusher_draws == rd::PusherDraws::Yes);
         let mut stock = self.deal.stock.len();

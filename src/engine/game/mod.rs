@@ -18,6 +18,7 @@
 //! - `checks.rs` and `declare.rs`: what every play onto the table shares (holding the cards, the
 //!   contract first, going out on the table; when wilds must be declared);
 //! - `discard.rs`: what makes a legal discard, and going out by discarding;
+//! - `buy.rs`: buying the top discard out of turn ("May I"), where the rules allow it;
 //! - `scoring.rs`: the end of a turn, stalls, the end of a hand, scoring, the winners.
 //!
 //! The types of what is played and refused are in `action.rs`, `reason.rs` and `table.rs`; `seen.rs`
@@ -25,6 +26,7 @@
 //! `apply` after it.
 
 mod action;
+mod buy;
 mod checks;
 mod declare;
 mod discard;
@@ -112,6 +114,16 @@ pub enum Event {
         seat: u8,
         card: Card,
     },
+    /// A seat not on turn bought the top discard, with `stock` (top card first) as penalty.
+    Bought {
+        seat: u8,
+        card: Card,
+        stock: CardList,
+    },
+    /// A seat asked whether it buys the top discard declined.
+    Passed {
+        seat: u8,
+    },
     TurnEnded {
         seat: u8,
     },
@@ -134,6 +146,9 @@ pub enum Event {
 pub enum Stage {
     Draw,
     Play,
+    /// A buy window is open (`buying.allowed`): the seat to move is the seat asked whether it buys
+    /// the top discard; the player on turn has drawn from the stock and waits ([`Deal::window`]).
+    Buy,
     /// The game has ended.
     Over,
 }
@@ -192,6 +207,11 @@ pub struct Deal {
     pub rebuilds: u16,
     /// The last push: (from, to, stock cards pushed, shown to every seat).
     pub last_push: Option<(u8, u8, Vec<Card>, bool)>,
+    /// While a buy window is open (stage [`Stage::Buy`]): the player on turn, who plays on once
+    /// it closes.
+    pub window: Option<u8>,
+    /// Buys each seat made this hand; empty where buying is not allowed.
+    pub buys: Vec<u8>,
 }
 
 impl Deal {
@@ -211,6 +231,8 @@ impl Deal {
             stall: 0,
             rebuilds: 0,
             last_push: None,
+            window: None,
+            buys: Vec::new(),
         }
     }
 }
@@ -291,7 +313,9 @@ impl Game {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), Illegal> {
-        self.check_turn(seat)?;
+        if let Err(e) = self.check_turn(seat) {
+            return Err(self.refusal_out_of_turn(seat, action, e));
+        }
         let before = events.len();
         let done = match action {
             // These check everything before they change anything: no copy needed.
@@ -300,7 +324,9 @@ impl Game {
             | Action::DrawStock
             | Action::LayOff { .. }
             | Action::Discard(_)
-            | Action::EndTurn => self.act(seat, action, events),
+            | Action::EndTurn
+            | Action::Buy
+            | Action::Pass => self.act(seat, action, events),
             // A meld or a rescue may change things before its last check: see `act_or_put_back`.
             Action::Meld(_) | Action::Rescue { .. } => self.act_or_put_back(seat, action, events),
         };
@@ -360,6 +386,16 @@ impl Game {
         done
     }
 
+    /// Why `action` by `seat`, not the seat to move, is refused: for a buy, what keeps this seat
+    /// from buying at all comes before the order of asking (`turn`).
+    #[cold]
+    fn refusal_out_of_turn(&self, seat: u8, action: &Action, turn: Illegal) -> Illegal {
+        if matches!(action, Action::Buy) && !self.is_over() {
+            return self.buy_refusal(seat).unwrap_or(turn);
+        }
+        turn
+    }
+
     fn check_turn(&self, seat: u8) -> Result<(), Illegal> {
         if self.is_over() {
             return Err(illegal(Reason::GameOver, "the game is over"));
@@ -396,25 +432,49 @@ impl Game {
         scratch.act(seat, action, &mut Vec::new()).is_ok()
     }
 
+    /// Why an action that its stage does not allow is refused: in a buy window only `buy` and
+    /// `pass`; at the draw only a draw; in play no draw.
+    #[cold]
+    fn out_of_stage(&self, seat: u8) -> Illegal {
+        match self.deal.stage {
+            Stage::Buy => illegal(
+                Reason::MustBuyOrPass,
+                format!("seat {seat} is asked whether it buys the top discard: buy or pass"),
+            ),
+            Stage::Draw if self.rules.buying.is_some() => illegal(
+                Reason::MustDrawFirst,
+                "a turn starts with a draw: take the discard or draw from the stock",
+            ),
+            Stage::Draw => illegal(
+                Reason::MustDrawFirst,
+                "a turn starts with a draw: take the discard or push",
+            ),
+            Stage::Play | Stage::Over => {
+                illegal(Reason::AlreadyDrew, "the draw was already made this turn")
+            }
+        }
+    }
+
     fn act(&mut self, seat: u8, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
         match action {
             Action::DrawStock if self.deal.stage == Stage::Play && self.must_draw(seat) => {
                 self.draw_until_allowed(seat, events)
             }
-            Action::DrawStock => Err(illegal(
+            Action::DrawStock if self.rules.buying.is_none() => Err(illegal(
                 Reason::NoPlainDraw,
                 "there is no plain draw from the stock: a turn starts by taking the discard or pushing",
             )),
-            Action::TakeDiscard | Action::Push if self.deal.stage != Stage::Draw => Err(illegal(
-                Reason::AlreadyDrew,
-                "the draw was already made this turn",
-            )),
+            Action::Buy => self.answer(seat, true, events),
+            Action::Pass => self.answer(seat, false, events),
+            Action::TakeDiscard | Action::Push | Action::DrawStock
+                if self.deal.stage != Stage::Draw =>
+            {
+                Err(self.out_of_stage(seat))
+            }
             Action::TakeDiscard => self.take_discard(seat, events),
             Action::Push => self.push(seat, events),
-            _ if self.deal.stage == Stage::Draw => Err(illegal(
-                Reason::MustDrawFirst,
-                "a turn starts with a draw: take the discard or push",
-            )),
+            Action::DrawStock => self.draw_stock(seat, events),
+            _ if self.deal.stage != Stage::Play => Err(self.out_of_stage(seat)),
             Action::Meld(specs) => self.meld(seat, specs, None, events),
             Action::LayOff {
                 meld,

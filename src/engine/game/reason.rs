@@ -40,7 +40,7 @@ reasons! {
     AlreadyDrew = "already-drew": "the draw was already made this turn",
     NoPlainDraw = "no-plain-draw": "there is no plain draw from the stock: take the discard or push",
     DiscardPileEmpty = "discard-pile-empty": "there is no discard to take or push",
-    PushNotAllowed = "push-not-allowed": "the stock is too small to push (push-with-one-stock-card)",
+    PushNotAllowed = "push-not-allowed": "the stock is too small to push (push-with-one-stock-card), or buying replaces the push (buying.allowed)",
     CardNotInHand = "card-not-in-hand": "the player does not hold that card",
     InvalidMeld = "invalid-meld": "the cards form no legal meld",
     AmbiguousWild = "ambiguous-wild": "the meld can mean more than one thing; declare the wilds (wild-declaration)",
@@ -63,6 +63,11 @@ reasons! {
     GoingOutBeforeContract = "going-out-before-contract": "a player goes out only once his own contract is met; with one card left and no contract, he keeps it and ends the turn",
     GoingOutOnContractTurn = "going-out-on-contract-turn": "a player may not go out on the turn his contract goes down (going-out.not-on-contract-turn)",
     MustDraw = "must-draw": "no card may be discarded: draw from the stock until one may (discard.when-none-allowed=draw-until-allowed)",
+    BuyingNotAllowed = "buying-not-allowed": "buying out of turn is not allowed (buying.allowed)",
+    NoBuyWindow = "no-buy-window": "nothing to buy now: the top discard is bought after the player on turn draws from the stock, by a seat asked in turn order",
+    BuyLimit = "buy-limit": "the seat has made all the buys it may this hand (buying.per-hand)",
+    BuyWhenDown = "buy-when-down": "a seat that has met its contract may not buy (buying.when-down=forbidden)",
+    MustBuyOrPass = "must-buy-or-pass": "the seat asked whether it buys the top discard must buy or pass",
 }
 
 #[cold]

@@ -132,6 +132,9 @@ impl Game {
             n
         ];
         self.deal = Deal::fresh(order, hands, Arc::new(progress), first);
+        if self.rules.buying.is_some() {
+            self.deal.buys = vec![0; n];
+        }
         events.push(Event::Dealt {
             round: self.round + 1,
             dealer: self.dealer,

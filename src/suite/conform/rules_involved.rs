@@ -29,7 +29,9 @@ fn topic(name: &str) -> &'static [&'static str] {
             "stock.rebuilds",
             "discard.when-none-allowed",
             "discard.bans",
+            "buying.",
         ],
+        "buy" => &["buying.", "stock."],
         "take" => &["stock.", "discard."],
         "set" => &[
             "sets.",
@@ -164,6 +166,7 @@ pub(super) fn rules_involved(
         let t = match e {
             "drew" => "drew",
             "pushed" => "push",
+            "bought" | "passed" => "buy",
             "dealt" | "upcard" | "upcard-buried" => "deal",
             "rescued" => "rescue",
             "discarded" | "turn-ended" => "discard",
@@ -175,6 +178,7 @@ pub(super) fn rules_involved(
     if prefixes.is_empty() {
         match action {
             Some(Action::Push) => prefixes.extend(topic("push")),
+            Some(Action::Buy | Action::Pass) => prefixes.extend(topic("buy")),
             Some(Action::TakeDiscard | Action::DrawStock) => prefixes.extend(topic("take")),
             Some(Action::Meld(specs)) => {
                 for s in specs {

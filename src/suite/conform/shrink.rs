@@ -280,12 +280,19 @@ fn push_cards(y: &mut String, g: &Game, cut: &Cut) {
     y.push_str(&format!("  turn: {}\n", g.deal.turn));
     y.push_str(&format!(
         "  stage: {}\n",
-        if g.deal.stage == Stage::Play {
-            "play"
-        } else {
-            "draw"
+        match g.deal.stage {
+            Stage::Play => "play",
+            Stage::Buy => "buy",
+            Stage::Draw | Stage::Over => "draw",
         }
     ));
+    if g.rules.buying.is_some() {
+        let buys: Vec<String> = g.deal.buys.iter().map(ToString::to_string).collect();
+        y.push_str(&format!("  buys: [{}]\n", buys.join(", ")));
+        if let Some(w) = g.deal.window {
+            y.push_str(&format!("  window: {w}\n"));
+        }
+    }
     if let Some(t) = g.deal.taken {
         y.push_str(&format!("  taken: {t}\n"));
     }

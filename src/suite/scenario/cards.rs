@@ -186,6 +186,19 @@ fn read_position(
         places.push((Place::Taken, v.pos, "cards.taken".into()));
         read_taken(cx, v, &mut pos);
     }
+    if let Some(v) = entries.get("buys") {
+        places.push((Place::Buying, v.pos, "cards.buys".into()));
+        pos.buys = vec![0; usize::from(players)];
+        for (seat, k, p) in cx.per_seat(v, "cards.buys", players) {
+            if let Some(k) = cx.int(k, &p, 0, 100) {
+                pos.buys[usize::from(seat)] = k as u8;
+            }
+        }
+    }
+    if let Some(v) = entries.get("window") {
+        places.push((Place::Buying, v.pos, "cards.window".into()));
+        pos.window = cx.seat(v, "cards.window", players);
+    }
     places.push((Place::Cards, node.pos, "cards".into()));
     pos
 }
@@ -210,11 +223,12 @@ fn read_stage(cx: &mut Ctx, v: &Node, pos: &mut Position) {
     match v.scalar_text().as_deref() {
         Some("draw") => pos.stage = Stage::Draw,
         Some("play") => pos.stage = Stage::Play,
+        Some("buy") => pos.stage = Stage::Buy,
         _ => cx.err_hint(
             v,
             "cards.stage",
-            "the stage is `draw` (the turn starts) or `play` (the draw is made)",
-            "write `stage: draw` or `stage: play`",
+            "the stage is `draw` (the turn starts), `play` (the draw is made) or `buy` (a buy window is open)",
+            "write `stage: draw`, `stage: play` or `stage: buy` (with `window`)",
         ),
     }
 }

@@ -66,14 +66,15 @@ pub(super) fn decode_checks(
     out
 }
 
-/// `stage`: `draw`, `play` or `over`.
+/// `stage`: `draw`, `play`, `buy` or `over`.
 fn check_stage(cx: &mut Ctx, v: &Node, p: &str) -> Option<Check> {
     match v.scalar_text().as_deref() {
         Some("draw") => Some(Check::Stage(Stage::Draw)),
         Some("play") => Some(Check::Stage(Stage::Play)),
+        Some("buy") => Some(Check::Stage(Stage::Buy)),
         Some("over") => Some(Check::Stage(Stage::Over)),
         _ => {
-            cx.err(v, p, "the stage is `draw`, `play` or `over`");
+            cx.err(v, p, "the stage is `draw`, `play`, `buy` or `over`");
             None
         }
     }

@@ -62,7 +62,7 @@ pub const REQUIRED_KEYS: [&str; 4] = ["title", "rules", "cards", "steps"];
 /// The keys of `table`.
 pub const TABLE_KEYS: [&str; 4] = ["players", "dealer", "round", "scores"];
 /// The keys of `cards`.
-pub const CARDS_KEYS: [&str; 12] = [
+pub const CARDS_KEYS: [&str; 14] = [
     "seed",
     "deck",
     "decks",
@@ -75,9 +75,11 @@ pub const CARDS_KEYS: [&str; 12] = [
     "turn",
     "stage",
     "taken",
+    "buys",
+    "window",
 ];
 /// The keys of `cards` that only an explicit position (`hands`) may give.
-pub const POSITION_ONLY: [&str; 8] = [
+pub const POSITION_ONLY: [&str; 10] = [
     "stock",
     "discard",
     "rest",
@@ -86,6 +88,8 @@ pub const POSITION_ONLY: [&str; 8] = [
     "turn",
     "stage",
     "taken",
+    "buys",
+    "window",
 ];
 /// The keys of a step.
 pub const STEP_KEYS: [&str; 5] = ["seat", "do", "expect", "check", "why"];

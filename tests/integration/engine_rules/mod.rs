@@ -12,6 +12,7 @@
 //! game, the deal.
 
 use crate::common;
+mod buying;
 mod contracts;
 mod deal;
 mod discards;
