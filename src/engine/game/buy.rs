@@ -20,7 +20,7 @@
 //! ones) is our choice: Grandma Jeanne's May I (DroopyTersen/mayi) lets a May-I be called after the player on
 //! turn drew from the stock; Onze has him draw after the buy.
 
-use super::{Event, Game, HandEnd, Illegal, Reason, Stage, illegal};
+use super::{Event, Game, Illegal, Reason, Stage, illegal};
 use crate::base::card::CardList;
 use crate::rules::Buying;
 
@@ -115,13 +115,9 @@ impl Game {
                 "there is no plain draw from the stock: a turn starts by taking the discard or pushing",
             ));
         };
-        if self.deal.stock.is_empty() && !self.reshuffle(events) {
-            self.end_hand(HandEnd::StockOut, events);
+        if !self.draw_one(seat, events) {
             return Ok(());
         }
-        let card = self.deal.stock.pop().expect("checked above");
-        self.deal.hands[usize::from(seat)].add(card);
-        events.push(Event::Drew { seat, card });
         self.deal.stage = Stage::Play;
         if !self.deal.discard.is_empty()
             && let Some(asked) = self.next_asked(b, seat, seat)

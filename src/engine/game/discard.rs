@@ -212,13 +212,7 @@ impl Game {
         seat: u8,
         events: &mut Vec<Event>,
     ) -> Result<(), Illegal> {
-        if self.deal.stock.is_empty() && !self.reshuffle(events) {
-            self.end_hand(HandEnd::StockOut, events);
-            return Ok(());
-        }
-        let card = self.deal.stock.pop().expect("checked above");
-        self.deal.hands[usize::from(seat)].add(card);
-        events.push(Event::Drew { seat, card });
+        self.draw_one(seat, events);
         Ok(())
     }
 

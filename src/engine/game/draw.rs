@@ -167,14 +167,21 @@ impl Game {
         self.deal.last_push = Some((seat, to, pushed, face_up));
         self.deal.stage = Stage::Play;
         if draws {
-            if self.deal.stock.is_empty() && !self.reshuffle(events) {
-                self.end_hand(HandEnd::StockOut, events);
-                return Ok(());
-            }
-            let card = self.deal.stock.pop().expect("checked above");
-            self.deal.hands[usize::from(seat)].add(card);
-            events.push(Event::Drew { seat, card });
+            self.draw_one(seat, events);
         }
         Ok(())
+    }
+
+    /// `seat` draws the top stock card; an empty stock is first rebuilt where `stock.when-empty`
+    /// can, else the hand ends as a stock-out. Whether a card was drawn.
+    pub(super) fn draw_one(&mut self, seat: u8, events: &mut Vec<Event>) -> bool {
+        if self.deal.stock.is_empty() && !self.reshuffle(events) {
+            self.end_hand(HandEnd::StockOut, events);
+            return false;
+        }
+        let card = self.deal.stock.pop().expect("checked above");
+        self.deal.hands[usize::from(seat)].add(card);
+        events.push(Event::Drew { seat, card });
+        true
     }
 }
