@@ -321,23 +321,7 @@ pub fn rule_defs() -> &'static [RuleDef] {
                 doc: "metadata",
             });
         }
-        for (path, ty, required, doc) in STRUCTURAL {
-            v.push(RuleDef {
-                path: path.to_string(),
-                ty: ty.clone(),
-                required: *required,
-                doc,
-            });
-        }
-        for (path, ty, required, doc) in BUYING {
-            v.push(RuleDef {
-                path: path.to_string(),
-                ty: ty.clone(),
-                required: *required,
-                doc,
-            });
-        }
-        for (path, ty, required, doc) in SCORING {
+        for (path, ty, required, doc) in STRUCTURAL.iter().chain(BUYING).chain(SCORING) {
             v.push(RuleDef {
                 path: path.to_string(),
                 ty: ty.clone(),
