@@ -324,3 +324,101 @@ fn play_plays_the_games_that_choose_and_apply_play() {
         }
     }
 }
+
+/// Games per house file in `spec/house/`: `PUSH_RUMMY_GAMES`, or [`HOUSE_GAMES`] (a few, since
+/// the files are many and each has a 1,000-game run recorded by hand).
+const HOUSE_GAMES: u64 = 20;
+
+/// The rules files in `spec/house/`, sorted.
+fn house_files() -> Vec<String> {
+    let mut files: Vec<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/house"))
+            .unwrap()
+            .map(|e| e.unwrap().path().display().to_string())
+            .filter(|p| p.ends_with(".yaml"))
+            .collect();
+    files.sort();
+    files
+}
+
+/// Every house file loads with no error (what `rules check` reports as errors) and plays
+/// whole games to the end with the greedy player, every invariant checked.
+#[test]
+fn every_house_file_loads_and_plays_to_the_end() {
+    let files = house_files();
+    assert!(files.len() >= 10, "{files:?}");
+    let n = match std::env::var("PUSH_RUMMY_GAMES") {
+        Ok(n) => n
+            .parse()
+            .unwrap_or_else(|_| panic!("PUSH_RUMMY_GAMES={n}: not a number of games")),
+        Err(_) => games(HOUSE_GAMES, 4),
+    };
+    for file in &files {
+        let rules = load(file, &[])
+            .unwrap_or_else(|e| panic!("{file}: {:?}", e.diagnostics))
+            .rules;
+        let actions = play_many(&rules, n, &[&[Bot::Greedy]]);
+        assert!(actions > 0, "{file}");
+    }
+}
+
+/// The seven-card Push of the Push Rummy app states exactly what the app plays.
+#[test]
+fn push_app_seven_cards_states_the_apps_rules() {
+    use push_rummy::base::card::{Card, Rank, Suit};
+    use push_rummy::rules::disputes::reading;
+    use push_rummy::rules::spec::MeldKind;
+    use push_rummy::rules::{FirstPlayer, Sides, WhenEmpty, WhenNoneAllowed, ban};
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/spec/house/push-app-seven-cards.yaml"
+    );
+    let r = load(file, &[]).unwrap().rules;
+    assert_eq!(r.players, (2, 4));
+    assert_eq!(r.pack(4), (2, 4));
+    // Six deals of seven; the last two contracts one run of 7 and one set of 8.
+    assert_eq!(r.rounds.len(), 6);
+    assert!(r.rounds.iter().all(|d| d.deal == 7));
+    let last: Vec<(MeldKind, u8)> = r.rounds[4..]
+        .iter()
+        .flat_map(|d| d.contract.iter().map(|c| (c.kind, c.size)))
+        .collect();
+    assert_eq!(last, [(MeldKind::Run, 7), (MeldKind::Set, 8)]);
+    assert_eq!(
+        r.rounds[1]
+            .contract
+            .iter()
+            .map(|c| (c.kind, c.size))
+            .collect::<Vec<_>>(),
+        [(MeldKind::Run, 4), (MeldKind::Set, 4)]
+    );
+    // Joker 50, two 25, ace 20, the rest as Push.
+    assert_eq!(r.points(Card::JOKER), 50);
+    let card = |rank| Card::new(rank, Suit::Hearts);
+    assert_eq!(r.points(card(Rank::Two)), 25);
+    assert_eq!(r.points(card(Rank::Ace)), 20);
+    assert_eq!(r.points(card(Rank::King)), 10);
+    assert_eq!(r.points(card(Rank::Five)), 5);
+    // Every two wild and never natural; sets of any suits and size.
+    assert!(r.twos_wild);
+    assert_eq!(r.readings.natural_twos, reading::NaturalTwos::Never);
+    assert_eq!(
+        r.readings.set_duplicate_suits,
+        reading::SetDuplicateSuits::Allowed
+    );
+    assert_eq!(r.readings.set_max_size, reading::SetMaxSize::Unlimited);
+    // Each for himself, a random first player, ties by the hands before.
+    assert_eq!(r.sides, Some(Sides::Individual));
+    assert!((2..=4).all(|n| !r.partnered(n)));
+    assert_eq!(r.first_player, Some(FirstPlayer::Random));
+    assert_eq!(r.readings.ties, reading::Ties::EarlierHandsDecide);
+    // No wild and no card that fits a table meld may go; draw until one may.
+    let d = r.discard_rules.clone().unwrap();
+    assert_eq!(d.bans, Some(ban::WILDS | ban::FITS_TABLE));
+    assert_eq!(d.when_none, Some(WhenNoneAllowed::DrawUntilAllowed));
+    // The contract pooled; the stock rebuilt without limit.
+    assert!(r.contract_pooled);
+    assert_eq!(r.when_empty, WhenEmpty::ReshuffleDiscards);
+    assert_eq!(r.max_rebuilds, None);
+    assert!(r.buying.is_none());
+}
