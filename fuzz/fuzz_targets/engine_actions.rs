@@ -1,7 +1,7 @@
 //! Random action sequences on the engine. A game of a built-in rule set (some readings switched,
 //! house scoring rules set: card values, sides, the going-out bonus; and maybe the optional turn
 //! rules: first player, discard bans, going out; and sometimes
-//! buying out of turn)
+//! buying out of turn; limits on wild cards; the contract pooled)
 //! is played by picking, at each turn, one of `legal_actions()`; every action listed must be
 //! accepted (`accepts`), the picked one must apply, and the invariants (`check_invariants`: every
 //! card in one place, totals the sum of the hands' points) hold after each. Now and then an
@@ -34,6 +34,9 @@ struct Input {
     /// Buying out of turn: allowed when odd; the other bits pick penalty cards, buys per hand
     /// and whether a player down may buy.
     buying: u8,
+    /// Limits on the wild cards of a meld (max: 0 none, else n - 1; no outnumbering; min
+    /// naturals; apart in runs) and the contract pooled (where it is laid in one turn).
+    melds: (u8, bool, u8, bool, bool),
     /// One pick per action: an index into the legal actions.
     picks: Vec<u16>,
     /// Actions in text tried now and then (every 8th pick with its low bits set).
@@ -74,6 +77,16 @@ fuzz_target!(|input: Input| {
             when_down: input.buying & 0x20 == 0,
         });
     }
+    let (max, not_outnumbering, min_naturals, apart_in_runs, pooled) = input.melds;
+    rules.wild_limits = push_rummy::rules::WildLimits {
+        max: (max % 4).checked_sub(1),
+        not_outnumbering,
+        min_naturals: min_naturals % 3,
+        apart_in_runs,
+    };
+    rules.contract_pooled = pooled
+        && rules.readings.contract_in_one_turn
+            == push_rummy::rules::disputes::reading::ContractInOneTurn::Required;
     let span = rules.players.1 - rules.players.0 + 1;
     let players = rules.players.0 + input.players % span;
     let (ace, two, sides, bonus) = input.scoring;
