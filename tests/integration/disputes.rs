@@ -1,4 +1,4 @@
-//! Settling disputes (issue 5): every dispute's scenarios end differently under its readings,
+//! Settling disputes: every dispute's scenarios end differently under its readings,
 //! `disputes affecting` names the disputes that decide 001's worked example, and `rules diff`
 //! names the readings two rule sets differ in.
 

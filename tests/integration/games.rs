@@ -1,6 +1,6 @@
 //! Whole games by the built-in players: 1,000 seeded games under every built-in rule set and
 //! house variant (`PUSH_RUMMY_GAMES=N` plays N instead: 10,000 is a soak of a few minutes), and
-//! games under every reading of every dispute (issue 3). After every action
+//! games under every reading of every dispute. After every action
 //! the engine's invariants hold (checked inside `apply` in this debug-assertion build: every card
 //! in exactly one place, the totals the sums of the points each hand recorded), and every hand has
 //! the size the events so far imply — a model kept here, independent of the engine's bookkeeping.

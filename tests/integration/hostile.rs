@@ -1,4 +1,4 @@
-//! Hostile input through the command line (issue 6): each input below is refused with exit 2 and a
+//! Hostile input through the command line: each input below is refused with exit 2 and a
 //! message that says what is wrong and where, without a panic, well within a bound that only
 //! catches hangs (the limits themselves are in `docs/LIMITS.md`; time and memory measured by hand
 //! are in `fuzz/README.md`).

@@ -1,5 +1,5 @@
 //! The laydown search against brute force: for small hands, try every way to cut disjoint groups
-//! of the contract's sizes out of the hand and check them with `contract::check` (issue 2).
+//! of the contract's sizes out of the hand and check them with `contract::check`.
 
 use proptest::prelude::*;
 use push_rummy::base::card::{Card, Counts, Rank, Suit};

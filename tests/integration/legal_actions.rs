@@ -1,4 +1,4 @@
-//! `legal_actions` and `apply` agree (issue 3): everything listed is accepted, and whatever `apply`
+//! `legal_actions` and `apply` agree: everything listed is accepted, and whatever `apply`
 //! accepts from a broad random space of actions (any card, any meld number, any declaration, new
 //! melds of any cards of the hand, lay-offs of several cards) has a listed action with the same
 //! outcome (the same game afterwards, up to the order of the new melds on the table).

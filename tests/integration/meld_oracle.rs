@@ -1,4 +1,4 @@
-//! The meld oracle against a brute-force reference, and order invariance (issue 2).
+//! The meld oracle against a brute-force reference, and order invariance.
 //!
 //! The reference (`push_rummy::oracle::meld_reference`, shared with the fuzz target `meld_search`) tries,
 //! for every card, every place it could stand (every rank place of the line for a run, every suit
@@ -237,7 +237,7 @@ proptest! {
     }
 }
 
-/// Sets of twos (issue 30): under `natural-twos=runs-only` and `never` no set has rank 2, made of
+/// Sets of twos: under `natural-twos=runs-only` and `never` no set has rank 2, made of
 /// twos or of jokers, in the oracle and in the brute force alike; under `runs-and-sets` both find
 /// one. The refusal of a declared set of twos says why.
 #[test]

@@ -1,5 +1,5 @@
 //! Card notation round trip (quickcheck): printing then parsing gives the card back, in any case
-//! and with suit symbols; `T` reads as 10; anything that parses prints canonically (issue 2):
+//! and with suit symbols; `T` reads as 10; anything that parses prints canonically:
 //! card-shaped words built from the ways ranks and suits are written (random strings almost never
 //! spell a card), and arbitrary text for never panicking.
 

@@ -1,4 +1,4 @@
-//! Per-seat observations hide what a seat cannot see (issue 3): swapping cards between places a
+//! Per-seat observations hide what a seat cannot see: swapping cards between places a
 //! seat cannot see (another hand, the stock) never changes that seat's observation, and the
 //! observation does show what the seat can see.
 

@@ -1,4 +1,4 @@
-//! Properties over random games (issue 6), each where its tool fits best:
+//! Properties over random games, each where its tool fits best:
 //!
 //! - proptest (shrinking to a small failing game matters): a game played by the built-in players
 //!   written as a scenario replays to the same events and state; its transcript's JSON parses back

@@ -1,4 +1,4 @@
-//! Every example meld of sources 001 and 003, under the default readings of its game (issue 2).
+//! Every example meld of sources 001 and 003, under the default readings of its game.
 //! Legal examples must be valid; illegal ones invalid with the reason the sources give.
 
 use push_rummy::base::card::parse_cards;

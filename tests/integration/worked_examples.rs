@@ -1,4 +1,4 @@
-//! The worked examples of DISPUTES.md section J, played through the engine (issue 3):
+//! The worked examples of DISPUTES.md section J, played through the engine:
 //! 001's scenario is rejected at each illegal step with the right reason; 003's score sheet is
 //! reproduced hand by hand.
 

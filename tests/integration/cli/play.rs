@@ -3,7 +3,7 @@
 use super::*;
 
 /// Every built-in and house rule set plays whole games through `push-rummy play`, at every player
-/// count it allows, and the totals are the sums of the points each hand recorded (issue 3; how a
+/// count it allows, and the totals are the sums of the points each hand recorded (how a
 /// hand is scored is checked by `engine_rules` and `properties.rs`).
 #[test]
 fn play_runs_every_built_in_to_the_end() {

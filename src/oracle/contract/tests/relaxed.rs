@@ -467,7 +467,7 @@ fn the_longest_run_five_runs_and_a_shared_ace_are_judged() {
         let h = Counts::from_cards(&suit);
         assert_met(&rules, &longest, &h, name);
         // Five runs of three from a hand with no two cards of neighbouring ranks, whatever the
-        // suits (six-to-ten's runs may mix suits: issue 30).
+        // suits (six-to-ten's runs may mix suits).
         let five = vec![run(3); 5];
         let h = hand("AS 5H 9D 3C 3S 7H JD 5C");
         assert!(!quick_check(&rules, &five, &h), "{name}");
