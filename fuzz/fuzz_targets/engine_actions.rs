@@ -31,8 +31,8 @@ struct Input {
     /// `None`: the reading decides), who scores together (0: the reading decides, 1:
     /// individual, 2: partnerships where the players allow them), the going-out bonus.
     scoring: (Option<u8>, Option<u8>, u8, u8),
-    /// Buying out of turn: allowed when odd; the other bits pick penalty cards, buys per hand
-    /// and whether a player down may buy.
+    /// Buying out of turn: allowed when odd; the other bits pick penalty cards, buys per hand,
+    /// whether a player down may buy, and (0x40) no push at all.
     buying: u8,
     /// Limits on the wild cards of a meld (max: 0 none, else n - 1; no outnumbering; min
     /// naturals; apart in runs) and the contract pooled (where it is laid in one turn).
@@ -70,6 +70,8 @@ fuzz_target!(|input: Input| {
     if let Some(p) = input.turn_rules {
         rules.pick_turn_rules(p);
     }
+    // Bit 0x40: no push (the plain draw).
+    rules.no_push = input.buying & 0x40 != 0;
     if input.buying & 1 == 1 {
         rules.buying = Some(push_rummy::rules::Buying {
             penalty_cards: input.buying >> 1 & 3,

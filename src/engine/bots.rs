@@ -354,8 +354,9 @@ fn greedy_draw(game: &Game, seat: u8, memo: &mut Memo) -> Action {
     if take && can_take {
         return Action::TakeDiscard;
     }
-    if game.rules.buying.is_some() {
-        // Buying replaces the push: decline the discard by drawing from the stock.
+    if game.rules.draws_from_stock() {
+        // No push (buying replaces it, or the rules have none): decline the discard by drawing
+        // from the stock.
         return Action::DrawStock;
     }
     if game.push_check().is_ok() || !can_take {
@@ -638,7 +639,7 @@ fn random(game: &Game, seat: u8, rng: &mut Rng) -> Action {
         if game.push_check().is_ok() {
             v.push(Action::Push);
         }
-        if game.rules.buying.is_some() {
+        if game.rules.draws_from_stock() {
             v.push(Action::DrawStock);
         }
         return match v.len() {

@@ -61,7 +61,7 @@ impl Game {
         if self.deal.stage == Stage::Draw {
             cands.push(Action::TakeDiscard);
             cands.push(Action::Push);
-            if self.rules.buying.is_some() {
+            if self.rules.draws_from_stock() {
                 cands.push(Action::DrawStock);
             }
         } else if self.deal.stage == Stage::Buy {

@@ -218,6 +218,7 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
             .get("stock.rebuilds")
             .map(|_| int(raw, "stock.rebuilds") as u16),
         buying: buying_of(raw),
+        no_push: raw.get("push.allowed").is_some() && !flag(raw, "push.allowed"),
         points,
         stated_points,
         sides: sides_of(raw),

@@ -231,6 +231,8 @@ pub struct Rules {
     pub stall_limit: u32,
     /// `stock.rebuilds`: how many times a hand's stock may be rebuilt; `None`: no limit.
     pub max_rebuilds: Option<u16>,
+    /// `push.allowed: false`: no push; the turn starts with the plain draw.
+    pub no_push: bool,
     /// Buying out of turn; `None`: not allowed (the turn starts with taking the discard or the
     /// push, as without the `buying` section).
     pub buying: Option<Buying>,
@@ -288,6 +290,12 @@ impl Rules {
         const TWOS: u64 = 1 << 1 | 1 << 14 | 1 << 27 | 1 << 40;
         let twos = if self.twos_wild { TWOS } else { 0 };
         1 << Card::JOKER.index() | twos
+    }
+
+    /// Whether a turn may start by drawing from the stock (`draw-stock`) instead of pushing: under
+    /// buying, or where `push.allowed` is false. The push is then refused.
+    pub fn draws_from_stock(&self) -> bool {
+        self.buying.is_some() || self.no_push
     }
 
     /// Points for `card` left in a hand.

@@ -182,6 +182,12 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         "stock cards pushed along with the top discard",
     ),
     (
+        "push.allowed",
+        Ty::Bool,
+        false,
+        "false: there is no push; a turn starts by taking the top discard or drawing the top stock card (`draw-stock`), the plain rummy draw (absent: true)",
+    ),
+    (
         "push.to",
         Ty::Choice(&["left", "right"]),
         true,

@@ -64,6 +64,10 @@ fn game_at(seed: u64, steps: usize, picks: &[usize], turn_rules: Option<[u8; 5]>
     if let Some(p) = turn_rules {
         rules.pick_turn_rules(p);
     }
+    // No push (the plain draw), a seventh of the time.
+    if seed % 7 == 2 {
+        rules.no_push = true;
+    }
     // Limits on the wild cards of a meld, a third of the time (from the seed).
     if seed.is_multiple_of(3) {
         rules.wild_limits = push_rummy::rules::WildLimits {

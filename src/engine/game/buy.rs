@@ -105,20 +105,24 @@ impl Game {
         None
     }
 
-    /// `draw-stock` under buying: the player on turn declines the discard and draws the top stock
-    /// card; then the window opens where some seat may buy. An empty stock ends the hand (a
-    /// stock-out), after a reshuffle under `reshuffle-discards` where the pile allows one.
+    /// `draw-stock` under buying or `push.allowed: false`: the player on turn declines the
+    /// discard and draws the top stock card; then, under buying, the window opens where some seat
+    /// may buy. An empty stock ends the hand (a stock-out), after a reshuffle under
+    /// `reshuffle-discards` where the pile allows one.
     pub(super) fn draw_stock(&mut self, seat: u8, events: &mut Vec<Event>) -> Result<(), Illegal> {
-        let Some(b) = self.buying() else {
+        if !self.rules.draws_from_stock() {
             return Err(illegal(
                 Reason::NoPlainDraw,
                 "there is no plain draw from the stock: a turn starts by taking the discard or pushing",
             ));
-        };
+        }
         if !self.draw_one(seat, events) {
             return Ok(());
         }
         self.deal.stage = Stage::Play;
+        let Some(b) = self.buying() else {
+            return Ok(());
+        };
         if !self.deal.discard.is_empty()
             && let Some(asked) = self.next_asked(b, seat, seat)
         {

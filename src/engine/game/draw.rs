@@ -76,6 +76,12 @@ impl Game {
                 "buying replaces the push: take the discard or draw from the stock (buying.allowed)",
             ));
         }
+        if self.rules.no_push {
+            return Err(illegal(
+                Reason::PushNotAllowed,
+                "there is no push: take the discard or draw from the stock (push.allowed=false)",
+            ));
+        }
         let need = usize::from(self.rules.push_stock_cards);
         let draws = usize::from(self.rules.readings.pusher_draws == rd::PusherDraws::Yes);
         let mut stock = self.deal.stock.len();

@@ -441,7 +441,7 @@ impl Game {
                 Reason::MustBuyOrPass,
                 format!("seat {seat} is asked whether it buys the top discard: buy or pass"),
             ),
-            Stage::Draw if self.rules.buying.is_some() => illegal(
+            Stage::Draw if self.rules.draws_from_stock() => illegal(
                 Reason::MustDrawFirst,
                 "a turn starts with a draw: take the discard or draw from the stock",
             ),
@@ -460,7 +460,7 @@ impl Game {
             Action::DrawStock if self.deal.stage == Stage::Play && self.must_draw(seat) => {
                 self.draw_until_allowed(seat, events)
             }
-            Action::DrawStock if self.rules.buying.is_none() => Err(illegal(
+            Action::DrawStock if !self.rules.draws_from_stock() => Err(illegal(
                 Reason::NoPlainDraw,
                 "there is no plain draw from the stock: a turn starts by taking the discard or pushing",
             )),

@@ -30,6 +30,7 @@ fn topic(name: &str) -> &'static [&'static str] {
             "discard.when-none-allowed",
             "discard.bans",
             "buying.",
+            "push.allowed",
         ],
         "buy" => &["buying.", "stock."],
         "take" => &["stock.", "discard."],
