@@ -36,10 +36,16 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-/// Runs `push-rummy ARGS --json` in the crate directory: exit code and the JSON report.
+/// Runs `push-rummy conform ARGS --json` in the crate directory: exit code and the JSON report.
 fn conform(args: &[&str]) -> (i32, Value) {
+    conform_with(&[], args)
+}
+
+/// `push-rummy GLOBAL conform ARGS --json` in the crate directory: exit code and report.
+fn conform_with(global: &[&std::ffi::OsStr], args: &[&str]) -> (i32, Value) {
     let out = Command::new(BIN)
         .current_dir(root())
+        .args(global)
         .arg("conform")
         .args(args)
         .arg("--json")
@@ -633,24 +639,7 @@ fn first_deal_of_four() -> push_rummy::engine::position::Start {
 
 /// `push-rummy --rules RULES conform ARGS --json` in the crate directory: exit code and report.
 fn conform_under(rules: &Path, args: &[&str]) -> (i32, Value) {
-    let out = Command::new(BIN)
-        .current_dir(root())
-        .arg("--rules")
-        .arg(rules)
-        .arg("conform")
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("push-rummy runs");
-    let code = out.status.code().expect("an exit code");
-    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (code, json)
+    conform_with(&["--rules".as_ref(), rules.as_os_str()], args)
 }
 
 /// Random games with buying out of turn go through the protocol unchanged (buy windows, the
