@@ -41,7 +41,7 @@
 
 use super::{Event, Game, HandEnd, Illegal, Reason, TableMeld, illegal};
 use crate::base::card::{Card, Rank};
-use crate::oracle::meld::{self, Query, Target};
+use crate::oracle::meld::{self, Target};
 use crate::rules::disputes::reading as rd;
 use crate::rules::{Rules, WhenNoneAllowed, ban};
 
@@ -174,25 +174,9 @@ impl Game {
         fits
     }
 
-    /// Whether `card` alone extends table meld `tm` (the one-card shortcut, else the search of
-    /// the combined cards, as a lay-off reads them).
+    /// Whether `card` alone extends table meld `tm`, as a lay-off reads it.
     fn fits_meld(&self, tm: &TableMeld, card: Card) -> bool {
-        if let Some(v) = meld::extend_each_by_one(&self.rules, &tm.interps, card) {
-            return !v.is_empty();
-        }
-        let mut cards = tm.cards.clone();
-        cards.push(card);
-        meld::interpret(
-            &self.rules,
-            &Query {
-                cards,
-                kind: tm.interps.first().map(|i| i.kind),
-                declared: Vec::new(),
-            },
-        )
-        .interpretations
-        .iter()
-        .any(|n| tm.interps.iter().any(|o| meld::extends(o, n)))
+        !self.grown_interps(tm, &[card], None, &[]).is_empty()
     }
 
     /// Whether `seat` must draw from the stock now (`draw-stock`): no card may be discarded and
@@ -202,18 +186,6 @@ impl Game {
         self.rules.draws_until_allowed()
             && !self.keeps_last_card(seat)
             && self.ruled_discard_mask(seat) == 0
-    }
-
-    /// One card from the stock into the hand of `seat`, which [`Game::must_draw`]; from an
-    /// empty stock that `stock.when-empty` cannot rebuild, the hand ends as a stock-out (as when
-    /// a push finds no card to draw).
-    pub(super) fn draw_until_allowed(
-        &mut self,
-        seat: u8,
-        events: &mut Vec<Event>,
-    ) -> Result<(), Illegal> {
-        self.draw_one(seat, events);
-        Ok(())
     }
 
     /// Cards `seat` may discard under the restrictions, before any relaxation (a mask).
@@ -396,13 +368,8 @@ impl Game {
         let bans = self.rules.discard_bans();
         let bit = 1u64 << card.index();
         let mut held: Vec<&str> = Vec::new();
-        for (name, b) in [
-            ("wilds", ban::WILDS),
-            ("twos", ban::TWOS),
-            ("taken-card", ban::TAKEN_CARD),
-            ("taken-kind", ban::TAKEN_KIND),
-            ("fits-table", ban::FITS_TABLE),
-        ] {
+        for name in crate::rules::spec::DISCARD_BANS {
+            let b = ban::of(name);
             if bans & b != 0 && self.unbanned(seat, b, 0) & bit == 0 {
                 held.push(name);
             }

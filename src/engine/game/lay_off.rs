@@ -170,10 +170,29 @@ impl Game {
         None
     }
 
-    /// The meld's interpretations after the lay-off, before the declaration policy: one card
-    /// onto one meld extends each remaining interpretation directly (the common case);
-    /// otherwise the combined cards are searched and what extends every old meld is kept.
+    /// The meld's interpretations after the lay-off, before the declaration policy: what a
+    /// listing just worked out for this one card ([`super::seen`]), else [`Game::grown_interps`].
     fn extended_interps(
+        &self,
+        old: &TableMeld,
+        cards: &[Card],
+        other: Option<&Arc<TableMeld>>,
+        declared: &[(Card, Target)],
+    ) -> Vec<Interpretation> {
+        if let ([card], None) = (cards, other)
+            && let Some(mut v) = self.seen.take_extension(&self.rules, old, *card)
+        {
+            v.retain(|n| meld::declarations_hold(n, declared));
+            return v;
+        }
+        self.grown_interps(old, cards, other, declared)
+    }
+
+    /// The interpretations of meld `old` grown by `cards` (and joined with `other`) that keep
+    /// every role of a reading of each: one card onto one meld extends each remaining
+    /// interpretation directly (the common case); otherwise the combined cards are searched and
+    /// what extends every old meld is kept.
+    pub(super) fn grown_interps(
         &self,
         old: &TableMeld,
         cards: &[Card],
@@ -193,10 +212,7 @@ impl Game {
             v
         };
         let quick: Option<Vec<Interpretation>> = match (cards, other) {
-            ([card], None) => self
-                .seen
-                .take_extension(&self.rules, old, *card)
-                .or_else(|| meld::extend_each_by_one(&self.rules, &old.interps, *card)),
+            ([card], None) => meld::extend_each_by_one(&self.rules, &old.interps, *card),
             _ => None,
         };
         match quick {

@@ -458,7 +458,10 @@ impl Game {
     fn act(&mut self, seat: u8, action: &Action, events: &mut Vec<Event>) -> Result<(), Illegal> {
         match action {
             Action::DrawStock if self.deal.stage == Stage::Play && self.must_draw(seat) => {
-                self.draw_until_allowed(seat, events)
+                // A card from the stock until one may be discarded (`draw-until-allowed`); an
+                // empty stock that cannot be rebuilt ends the hand.
+                self.draw_one(seat, events);
+                Ok(())
             }
             Action::DrawStock if !self.rules.draws_from_stock() => Err(illegal(
                 Reason::NoPlainDraw,
