@@ -231,7 +231,6 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
         places_by_halves,
         placed_ranks,
         line,
-        overrides: super::overrides::stated_mask(raw),
     }
 }
 

@@ -272,9 +272,6 @@ pub struct Rules {
     /// The ranks with a place on the line, as a mask by rank number - 1 (`rank_places` not
     /// empty). Derived from `rank_places` (`refresh`).
     pub placed_ranks: u64,
-    /// The rules of [`overrides::OVERRIDES`] this rule set states, as a mask by index: each
-    /// decides in place of its dispute's reading ([`Rules::overriding`]).
-    pub overrides: u32,
 }
 
 impl Rules {
@@ -417,9 +414,22 @@ impl Rules {
 
 impl Rules {
     /// Whether this rule set states `path`, one of the rules of [`overrides::OVERRIDES`]
-    /// (`false` for any other path).
+    /// (`false` for any other path): read from the field the rule sets, which is `None` where
+    /// the rule is absent and its dispute's reading decides.
     pub fn states(&self, path: &str) -> bool {
-        overrides::index_of(path).is_some_and(|i| self.overrides & 1 << i != 0)
+        let discard = self.discard_rules.as_ref();
+        match path {
+            "decks.large-table.from-players" => {
+                self.large_table.is_some_and(|l| l.from_players.is_some())
+            }
+            "players.first" => self.first_player.is_some(),
+            "discard.bans" => discard.is_some_and(|d| d.bans.is_some()),
+            "discard.when-none-allowed" => discard.is_some_and(|d| d.when_none.is_some()),
+            "scoring.points.A" => self.stated_points[0].is_some(),
+            "scoring.points.2" => self.stated_points[1].is_some(),
+            "scoring.sides" => self.sides.is_some(),
+            _ => false,
+        }
     }
 
     /// The rule this rule set states that overrides the reading of `dispute`, if any: that
@@ -530,19 +540,6 @@ impl Rules {
                 }
             }
         };
-        let stated = [
-            ("players.first", self.first_player.is_some()),
-            ("discard.bans", bans.is_some()),
-            ("discard.when-none-allowed", when_none.is_some()),
-        ];
-        for (path, on) in stated {
-            let bit = overrides::index_of(path).map_or(0, |i| 1 << i);
-            self.overrides = if on {
-                self.overrides | bit
-            } else {
-                self.overrides & !bit
-            };
-        }
         self.discard_rules =
             (bans.is_some() || when_none.is_some()).then_some(DiscardRules { bans, when_none });
         self.no_going_out_on_contract_turn = picks[3] % 2 == 1;

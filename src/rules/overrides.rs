@@ -6,8 +6,9 @@
 //! extends) gives its own value, and the reading, still named in `readings`, is then *overridden*:
 //! it changes nothing in that rule set. `rules show` marks such a reading, `disputes show` says
 //! which rule sets state their own value instead of using a reading, and `explain` names the
-//! rule beside the dispute. A rule that overrides a dispute is added here (one line) and read in
-//! `compile`; [`crate::rules::Rules::overriding`] answers for a checked rule set,
+//! rule beside the dispute. A rule that overrides a dispute is added here (one line), read in
+//! `compile` into a field that is `None` where it is absent, and named in
+//! [`crate::rules::Rules::states`]; [`crate::rules::Rules::overriding`] answers for a checked rule set,
 //! [`stated_overrides`] for a raw one.
 
 use crate::rules::disputes::DisputeId;
@@ -38,20 +39,6 @@ pub fn overriding(dispute: DisputeId) -> impl Iterator<Item = &'static str> {
         .map(|(p, _)| *p)
 }
 
-/// The index of `path` in [`OVERRIDES`] (the bit [`crate::rules::Rules`] keeps for it).
-pub fn index_of(path: &str) -> Option<usize> {
-    OVERRIDES.iter().position(|(p, _)| *p == path)
-}
-
-/// The rules of [`OVERRIDES`] that `raw` states, as a mask by index.
-pub fn stated_mask(raw: &RawRules) -> u32 {
-    OVERRIDES
-        .iter()
-        .enumerate()
-        .filter(|(_, (p, _))| raw.get(p).is_some())
-        .fold(0, |m, (i, _)| m | 1 << i)
-}
-
 /// The rules of `raw` that override `dispute` (stated there, itself or through `extends`), each
 /// as `PATH: VALUE` (`scoring.points.2: 25`).
 pub fn stated_overrides(raw: &RawRules, dispute: DisputeId) -> Vec<String> {
@@ -67,14 +54,32 @@ mod tests {
 
     #[test]
     fn every_override_is_an_optional_rule_listed_once() {
-        assert!(OVERRIDES.len() <= 32, "the mask of Rules holds 32");
         for (i, (path, _)) in OVERRIDES.iter().enumerate() {
             let def = rule_def(path).unwrap_or_else(|| panic!("{path} is no rule"));
             assert!(
                 !def.required,
                 "{path} must be optional: its absence lets the reading decide"
             );
-            assert_eq!(index_of(path), Some(i), "{path} is listed twice");
+            assert_eq!(
+                OVERRIDES.iter().position(|(p, _)| p == path),
+                Some(i),
+                "{path} is listed twice"
+            );
+        }
+    }
+
+    /// `Rules::states` reads every rule of the table from its field: a house file stating them
+    /// all states each, Push none.
+    #[test]
+    fn states_answers_every_override() {
+        let text = "extends: push\ngame: all-stated\nplayers: {first: random}\ndecks: {large-table: {from-players: 5, standard-decks: 1, jokers: 2}}\ndiscard: {bans: [wilds], when-none-allowed: no-discard}\nscoring: {points: {A: 20, \"2\": 25}, sides: individual}\n";
+        let house = crate::rules::load_text("all.yaml", text, std::path::Path::new("."))
+            .unwrap_or_else(|e| panic!("{}", e.render()))
+            .rules;
+        let push = crate::rules::load("push", &[]).unwrap().rules;
+        for (path, _) in OVERRIDES {
+            assert!(house.states(path), "{path} stated");
+            assert!(!push.states(path), "{path} not stated by push");
         }
     }
 }
