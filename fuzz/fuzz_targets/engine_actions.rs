@@ -1,7 +1,7 @@
 //! Random action sequences on the engine. A game of a built-in rule set (some readings switched,
 //! house scoring rules set: card values, sides, the going-out bonus; and maybe the optional turn
 //! rules: first player, discard bans, going out; and sometimes
-//! buying out of turn; limits on wild cards; the contract pooled)
+//! buying out of turn; limits on wild cards; wilds that move; the contract pooled)
 //! is played by picking, at each turn, one of `legal_actions()`; every action listed must be
 //! accepted (`accepts`), the picked one must apply, and the invariants (`check_invariants`: every
 //! card in one place, totals the sum of the hands' points) hold after each. Now and then an
@@ -35,8 +35,9 @@ struct Input {
     /// whether a player down may buy, and (0x40) no push at all.
     buying: u8,
     /// Limits on the wild cards of a meld (max: 0 none, else n - 1; no outnumbering; min
-    /// naturals; apart in runs) and the contract pooled (where it is laid in one turn).
-    melds: (u8, bool, u8, bool, bool),
+    /// naturals; apart in runs), the contract pooled (where it is laid in one turn), and wilds
+    /// that move (`wilds.may-move`).
+    melds: (u8, bool, u8, bool, bool, bool),
     /// One pick per action: an index into the legal actions.
     picks: Vec<u16>,
     /// Actions in text tried now and then (every 8th pick with its low bits set).
@@ -79,7 +80,8 @@ fuzz_target!(|input: Input| {
             when_down: input.buying & 0x20 == 0,
         });
     }
-    let (max, not_outnumbering, min_naturals, apart_in_runs, pooled) = input.melds;
+    let (max, not_outnumbering, min_naturals, apart_in_runs, pooled, moving) = input.melds;
+    rules.wilds_move = moving;
     rules.wild_limits = push_rummy::rules::WildLimits {
         max: (max % 4).checked_sub(1),
         not_outnumbering,

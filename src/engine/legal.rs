@@ -133,7 +133,12 @@ impl Game {
         f: &mut dyn FnMut(Action) -> bool,
     ) {
         let tm = &self.deal.table[m];
-        let kind = tm.interps.first().map(|i| i.kind);
+        // Where wilds move, the meld is read again as the kind its readings share (as `apply`).
+        let kind = if self.rules.wilds_move {
+            crate::engine::game::common_kind(&tm.interps)
+        } else {
+            tm.interps.first().map(|i| i.kind)
+        };
         if join.is_none()
             && let Some(fits) = self.natural_lay_off_fits(m, card)
         {

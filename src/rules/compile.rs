@@ -176,6 +176,7 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
             apart_in_runs: raw.get("wilds.side-by-side-in-runs").is_some()
                 && !flag(raw, "wilds.side-by-side-in-runs"),
         },
+        wilds_move: flag(raw, "wilds.may-move"),
         set_min: int(raw, "sets.min-size") as u8,
         run_min: int(raw, "runs.min-length") as u8,
         two_in_sequence,

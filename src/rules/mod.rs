@@ -209,6 +209,9 @@ pub struct Rules {
     pub deck_tiers: Vec<spec::DeckTier>,
     pub twos_wild: bool,
     pub wild_limits: WildLimits,
+    /// `wilds.may-move`: a table meld keeps every reading of its cards as its kind, found again
+    /// after each change, instead of the readings that extend what it was.
+    pub wilds_move: bool,
     pub set_min: u8,
     pub run_min: u8,
     pub two_in_sequence: bool,
@@ -572,6 +575,49 @@ impl Rules {
                 n => Some(u16::from(n)),
             };
         }
+    }
+
+    /// Sets the optional rules [`Rules::pick_turn_rules`] leaves alone from four picks, each
+    /// ranging over every value, absence included: the limits on wild cards and whether wilds
+    /// move (`picks[0]`: limits one time in two, `wilds.may-move` one time in four), the draw
+    /// and the contract (`picks[1]`: `push.allowed: false` one time in four, `contract.check:
+    /// pooled` one time in four where the contract is laid in one turn), buying out of turn
+    /// (`picks[2]`: one time in three, with its knobs), and scoring (`picks[3]`: the points of
+    /// aces and twos, who scores together, the going-out bonus). Then [`Rules::refresh`]. With
+    /// `pick_turn_rules`, every optional rule of the language is drawn; every result is a
+    /// combination the rules language accepts. For the random-rules generators of tests and
+    /// fuzz targets.
+    pub fn pick_house_rules(&mut self, picks: [u8; 4]) {
+        let [w, d, b, s] = picks;
+        self.wild_limits = if w % 2 == 0 {
+            WildLimits::default()
+        } else {
+            WildLimits {
+                max: [None, Some(1), Some(2)][usize::from(w / 2 % 3)],
+                not_outnumbering: w / 6 % 2 == 1,
+                min_naturals: w / 12 % 3,
+                apart_in_runs: w / 36 % 2 == 1,
+            }
+        };
+        self.wilds_move = w / 72 % 2 == 1 || w % 4 == 2;
+        self.no_push = d % 4 == 1;
+        self.contract_pooled = d / 4 % 4 == 1
+            && self.readings.contract_in_one_turn == reading::ContractInOneTurn::Required;
+        self.buying = (b % 3 == 1).then(|| Buying {
+            penalty_cards: b / 3 % 3,
+            per_hand: [None, Some(1), Some(2)][usize::from(b / 9 % 3)],
+            when_down: b / 27 % 2 == 0,
+        });
+        self.stated_points = [
+            (s % 3 == 1).then_some(u16::from(s / 3 % 4) * 10),
+            (s / 12 % 3 == 1).then_some(u16::from(s / 36 % 4) * 10),
+        ];
+        self.sides = match s / 144 {
+            0 => None,
+            _ => Some(Sides::Individual),
+        };
+        self.going_out_bonus = u16::from(s % 5 == 4) * 10;
+        self.refresh();
     }
 
     /// Whether `discard.when-none-allowed: draw-until-allowed` is stated.

@@ -140,6 +140,12 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         "false: no two wild cards of a run stand on neighbouring places; absent: true",
     ),
     (
+        "wilds.may-move",
+        Ty::Bool,
+        false,
+        "true: where a wild card on the table stands is found again at every check, so a wild moves when the natural card it stood for is laid off beside it (a meld keeps every reading of its cards as its kind; lay-offs declare nothing); absent: false, a wild stands where it was laid until rescued",
+    ),
+    (
         "sets.min-size",
         Ty::Int { min: 2, max: 104 },
         true,

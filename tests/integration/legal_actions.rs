@@ -64,6 +64,10 @@ fn game_at(seed: u64, steps: usize, picks: &[usize], turn_rules: Option<[u8; 5]>
     if let Some(p) = turn_rules {
         rules.pick_turn_rules(p);
     }
+    // Wilds that move (`wilds.may-move`), an eleventh of the time.
+    if seed % 11 == 4 {
+        rules.wilds_move = true;
+    }
     // No push (the plain draw), a seventh of the time.
     if seed % 7 == 2 {
         rules.no_push = true;

@@ -227,15 +227,19 @@ proptest! {
     /// Under any built-in rule set, random readings of the disputes the turn rules meet
     /// (discard-restrictions, no-legal-discard, going-out, six-ten-first-player) and random turn
     /// rules (`players.first`, `discard.bans`, `discard.when-none-allowed`,
-    /// `going-out.not-on-contract-turn`, `stock.stall-limit: none`, `stock.rebuilds`:
-    /// `Rules::pick_turn_rules`), every state the players reach
-    /// has a legal move among the table actions (a draw, a discard, `draw-stock` or `end-turn`),
-    /// the players' moves are legal, and the game ends.
+    /// `going-out.not-on-contract-turn`, `stock.stall-limit: none`, `stock.rebuilds`,
+    /// `decks.by-players`: `Rules::pick_turn_rules`) and random house rules (limits on wild
+    /// cards, wilds that move, no push, the contract pooled, buying out of turn, card values,
+    /// sides, the going-out bonus: `Rules::pick_house_rules`), so the whole optional language,
+    /// every state the players reach has a legal move among the table actions (a draw, a
+    /// discard, `draw-stock`, `end-turn`, `buy` or `pass`), the players' moves are legal, and
+    /// the game ends.
     #[test]
-    fn games_under_random_turn_rules_end_and_always_have_a_legal_move(
+    fn games_under_random_rules_end_and_always_have_a_legal_move(
         rules in 0usize..BUILT_IN.len(),
         readings in any::<[u8; 4]>(),
         turn_rules in any::<[u8; 5]>(),
+        house_rules in any::<[u8; 4]>(),
         seed in any::<u64>(),
     ) {
         let mut r = load(BUILT_IN[rules].0, &[]).expect("built-in loads").rules;
@@ -250,6 +254,7 @@ proptest! {
             prop_assert!(r.set_reading(id, names[usize::from(k) % names.len()]));
         }
         r.pick_turn_rules(turn_rules);
+        r.pick_house_rules(house_rules);
         let span = u64::from(r.players.1 - r.players.0 + 1);
         let players = r.players.0 + (seed % span) as u8;
         let mut game = Game::new(Arc::new(r), players, (seed % u64::from(players)) as u8, seed, vec![])

@@ -67,8 +67,12 @@ pub fn meld_declares(rules: &Rules, cards: &[Card]) -> Declare {
     }
 }
 
-/// What `wild-declaration` asks of a lay-off.
+/// What `wild-declaration` asks of a lay-off: nothing may be declared where wilds move
+/// (`wilds.may-move`: the meld is read again from its cards, so a declaration would be forgotten).
 pub fn lay_off_declares(rules: &Rules) -> Declare {
+    if rules.wilds_move {
+        return Declare::Nothing;
+    }
     match rules.readings.wild_declaration {
         rd::WildDeclaration::Never => Declare::Nothing,
         rd::WildDeclaration::Always => Declare::Everything,
@@ -98,12 +102,14 @@ impl Game {
         match asks {
             Declare::Nothing => {
                 if !declared.is_empty() {
-                    return Err(illegal(
-                        Reason::DeclarationNotAllowed,
+                    let why = if lay_off && self.rules.wilds_move {
+                        "a lay-off declares nothing: wilds move, each meld is read again from its cards (wilds.may-move)".to_string()
+                    } else {
                         format!(
                             "wilds are not declared: they float until rescued (wild-declaration={reading})"
-                        ),
-                    ));
+                        )
+                    };
+                    return Err(illegal(Reason::DeclarationNotAllowed, why));
                 }
                 Ok(interps)
             }

@@ -191,7 +191,8 @@ impl Game {
     /// The interpretations of meld `old` grown by `cards` (and joined with `other`) that keep
     /// every role of a reading of each: one card onto one meld extends each remaining
     /// interpretation directly (the common case); otherwise the combined cards are searched and
-    /// what extends every old meld is kept.
+    /// what extends every old meld is kept. Where wilds move (`wilds.may-move`), every reading
+    /// of the combined cards as the meld's kind.
     pub(super) fn grown_interps(
         &self,
         old: &TableMeld,
@@ -217,6 +218,12 @@ impl Game {
         };
         match quick {
             Some(mut v) => {
+                v.retain(|n| meld::declarations_hold(n, declared));
+                v
+            }
+            None if self.rules.wilds_move => {
+                // Wilds move: the grown meld is read again from its cards, keeping no old role.
+                let mut v = super::table::rederived(&self.rules, &combined(), &old.interps);
                 v.retain(|n| meld::declarations_hold(n, declared));
                 v
             }

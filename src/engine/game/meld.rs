@@ -263,6 +263,12 @@ impl Game {
                 cards: CardList::from_slice(&cards),
                 contract: c,
             });
+            // Where wilds move, what was declared is checked and then forgotten.
+            let i = if self.rules.wilds_move {
+                super::table::rederived(&self.rules, &cards, &i)
+            } else {
+                i
+            };
             self.deal
                 .table
                 .push(Arc::new(TableMeld::new(seat, cards, i)));

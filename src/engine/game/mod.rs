@@ -46,7 +46,7 @@ pub use action::{Action, MeldSpec};
 pub use declare::{Declare, lay_off_declares, meld_declares, needs_declaration};
 pub use reason::{Illegal, Reason};
 pub use setup::pack;
-pub use table::{TableMeld, stamps_taken};
+pub use table::{TableMeld, common_kind, stamps_taken};
 
 use crate::base::card::{Card, CardList, Counts};
 use crate::base::rng::Rng;

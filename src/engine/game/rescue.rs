@@ -61,7 +61,12 @@ impl Game {
             natural,
             wild,
         });
-        self.deal.table_progress = true;
+        // Where wilds move and no stall limit is stated, a rescue alone is no progress for the
+        // backstop: the card it makes natural may be read as wild again, so rescues alone could
+        // go on for ever (docs/RULES-FORMAT.md, *Ending a hand*).
+        if !(self.rules.wilds_move && self.rules.stall_limit == crate::rules::STALL_BACKSTOP) {
+            self.deal.table_progress = true;
+        }
         self.play_rescued_wild(seat, wild, then, events)
     }
 
@@ -92,7 +97,8 @@ impl Game {
     }
 
     /// The natural card takes the place of the wild at `k` in meld `target`, whose
-    /// interpretations become those in which the wild stood for it (`meld::rescue_into`).
+    /// interpretations become those in which the wild stood for it (`meld::rescue_into`), or,
+    /// where wilds move, every reading of the new cards as that kind.
     fn replace_wild(&mut self, target: usize, k: usize, natural: Card, wild: Card) {
         let made = Arc::make_mut(&mut self.deal.table[target]);
         let mut keep = Vec::with_capacity(made.interps.len());
@@ -101,9 +107,14 @@ impl Game {
         }
         keep.sort();
         keep.dedup();
-        made.interps = keep;
         made.cards[k] = natural;
         made.cards.sort();
+        // Where wilds move, the meld is read again from its cards: the wilds left may move too.
+        made.interps = if self.rules.wilds_move {
+            super::table::rederived(&self.rules, &made.cards, &keep)
+        } else {
+            keep
+        };
         made.restamp();
     }
 

@@ -3,7 +3,9 @@
 //! meld knows while it still holds.
 
 use crate::base::card::Card;
-use crate::oracle::meld::Interpretation;
+use crate::oracle::meld::{self, Interpretation, Query};
+use crate::rules::Rules;
+use crate::rules::spec::MeldKind;
 use std::fmt;
 
 /// A meld on the table.
@@ -57,6 +59,31 @@ impl TableMeld {
     pub fn restamp(&mut self) {
         self.stamp = next_stamp();
     }
+}
+
+/// Where wilds move (`wilds.may-move`), the readings a table meld keeps: every reading of its
+/// `cards` as a meld of the kind its readings `was` share (any kind where they differ), found
+/// again from the cards alone, so no wild keeps the place it had.
+pub(super) fn rederived(
+    rules: &Rules,
+    cards: &[Card],
+    was: &[Interpretation],
+) -> Vec<Interpretation> {
+    meld::interpret(
+        rules,
+        &Query {
+            cards: cards.to_vec(),
+            kind: common_kind(was),
+            declared: vec![],
+        },
+    )
+    .interpretations
+}
+
+/// The kind every one of `interps` has, if they agree.
+pub fn common_kind(interps: &[Interpretation]) -> Option<MeldKind> {
+    let kind = interps.first().map(|i| i.kind);
+    kind.filter(|k| interps.iter().all(|i| i.kind == *k))
 }
 
 impl PartialEq for TableMeld {

@@ -12,7 +12,8 @@ use crate::rules::{Place, Rules};
 /// Every interpretation of `old`'s cards plus `card` that keeps each role of `old` (a lay-off of one
 /// card): the same as filtering [`interpret`](super::interpret) of the combined cards by "extends
 /// `old`", but without enumerating the old meld again. `None` when this shortcut does not apply (a full circle under
-/// `runs.wrap-around`, or limits on the wild cards of a meld); callers then use the full search.
+/// `runs.wrap-around`, limits on the wild cards of a meld, or wilds that move); callers then use
+/// the full search.
 pub fn extend_by_one(
     rules: &Rules,
     old: &Interpretation,
@@ -150,7 +151,7 @@ pub fn joins(rules: &Rules, old: &Interpretation, card: Card) -> Option<Joins> {
 /// Calls `f` with every way `card` joins `old` as one more role that keeps the meld legal,
 /// until `f` returns `false`; returns `Some(false)` if stopped so, `Some(true)` after the last.
 /// `None` where the one-card shortcut does not apply (a full circle under `runs.wrap-around`, or
-/// limits on the wild cards of a meld).
+/// limits on the wild cards of a meld, or wilds that move: `wilds.may-move`).
 ///
 /// `old` is an interpretation under `rules`, so where all-wild melds are forbidden it already
 /// holds a natural card, and so does every meld it grows into: no new role needs that check.
@@ -163,6 +164,11 @@ fn one_card_joins(
     // Under limits on the wild cards of a meld (`wilds.*`) a join may break one: the callers
     // search the combined cards in full, where `for_each` keeps the limits.
     if rules.wild_limits.active() {
+        return None;
+    }
+    // Where wilds move (`wilds.may-move`), a card may join by taking a wild's place while the
+    // wild moves on: the callers search the combined cards, keeping no old role.
+    if rules.wilds_move {
         return None;
     }
     // This also turns away a full meld: `extend_set` and `extend_run` count on it.
@@ -229,7 +235,8 @@ fn end_neighbours(rules: &Rules, old: &Interpretation) -> u16 {
 }
 
 /// The card kinds that may extend `old` by one card, as a bit mask by [`Card::index`]: exactly
-/// the cards that pass `may_extend`. A caller trying every card of a hand on every meld skips
+/// the cards that pass `may_extend`, and where wilds move (`wilds.may-move`) every card of a
+/// run's suit while the run holds a wild. A caller trying every card of a hand on every meld skips
 /// the pairs outside it without asking.
 pub fn extenders(rules: &Rules, old: &Interpretation) -> u64 {
     if full(rules, old) {
@@ -250,6 +257,12 @@ pub fn extenders(rules: &Rules, old: &Interpretation) -> u64 {
         MeldKind::Set => {
             if let Some(rank) = old.rank {
                 add_rank(&mut mask, rank);
+            }
+        }
+        MeldKind::Run if rules.wilds_move && old.roles.iter().any(|r| !r.natural) => {
+            // A natural card may take a wild's place anywhere in the run, the wild moving on.
+            for &s in suits {
+                mask |= ((1u64 << 13) - 1) << (13 * s as usize);
             }
         }
         MeldKind::Run => {
