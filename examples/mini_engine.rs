@@ -9,7 +9,7 @@
 //!
 //! Seeded bugs, to prove that the harness catches them: `--bug wrap-runs` (a run may turn the
 //! corner K-A-2), `--bug duplicate-suits` (a set may repeat a suit), `--bug pusher-no-draw` (the
-//! pusher does not draw). Build: `cargo build --example mini_engine`; run the suite against it:
+//! pusher does not draw); `--bug` may be given several times to switch on several at once. Build: `cargo build --example mini_engine`; run the suite against it:
 //! `push-rummy conform --impl 'target/debug/examples/mini_engine --bug wrap-runs'`.
 
 use serde_json::{Value, json};
@@ -177,12 +177,22 @@ impl Reading {
     }
 }
 
+/// A seeded bug (`--bug NAME`, repeatable).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bug {
-    None,
-    WrapRuns,
-    DuplicateSuits,
-    PusherNoDraw,
+    WrapRuns = 1,
+    DuplicateSuits = 2,
+    PusherNoDraw = 4,
+}
+
+/// The seeded bugs switched on.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Bugs(u8);
+
+impl Bugs {
+    fn on(self, bug: Bug) -> bool {
+        self.0 & bug as u8 != 0
+    }
 }
 
 /// Every reading of `cards` (at most `kind`), with the declarations holding; `Err` for what this
@@ -191,7 +201,7 @@ fn readings(
     cards: &[Card],
     kind: Option<bool>,
     declared: &[(Card, Target)],
-    bug: Bug,
+    bug: Bugs,
 ) -> Result<Vec<Reading>, String> {
     let fixed: Vec<Card> = cards.iter().copied().filter(|c| !is_wild(*c)).collect();
     let floaters: Vec<Card> = cards.iter().copied().filter(|c| is_wild(*c)).collect();
@@ -207,7 +217,7 @@ fn readings(
     let mut suits: Vec<u8> = fixed.iter().map(|c| suit(*c)).collect();
     suits.sort_unstable();
     suits.dedup();
-    let distinct = suits.len() == fixed.len() || bug == Bug::DuplicateSuits;
+    let distinct = suits.len() == fixed.len() || bug.on(Bug::DuplicateSuits);
     if kind != Some(true)
         && fixed.iter().all(|c| rank(*c) == r)
         && distinct
@@ -239,7 +249,7 @@ fn readings(
     let s = suit(fixed[0]);
     let n = cards.len() as u8;
     if kind != Some(false) && fixed.iter().all(|c| suit(*c) == s) && (3..=13).contains(&n) {
-        let starts: Vec<u8> = if bug == Bug::WrapRuns {
+        let starts: Vec<u8> = if bug.on(Bug::WrapRuns) {
             (1..=13).collect()
         } else {
             (1..=14 - n + 1).collect()
@@ -552,7 +562,7 @@ struct TableMeld {
 }
 
 struct Game {
-    bug: Bug,
+    bug: Bugs,
     points: [u32; 53],
     stall_limit: u32,
     /// Per deal: cards dealt, contract as (is a run, minimum size).
@@ -802,7 +812,7 @@ impl Game {
         ev.push(json!({"event": "pushed", "seat": seat, "to": to,
                 "discard": top.map(name), "stock": [name(pushed)], "face_up": true}));
         self.stage = "play";
-        if self.bug != Bug::PusherNoDraw {
+        if !self.bug.on(Bug::PusherNoDraw) {
             let Some(c) = self.stock.pop() else {
                 self.end_hand(None, false, ev);
                 return Ok(());
@@ -958,7 +968,7 @@ impl Game {
 }
 
 /// Reads the `start` message: the rules (or why they are not supported) and the position.
-fn start(msg: &Value, bug: Bug) -> Result<Game, Outcome> {
+fn start(msg: &Value, bug: Bugs) -> Result<Game, Outcome> {
     let unsupported = |why: String| Outcome::Unsupported(why);
     let values = msg["rules"]["values"]
         .as_object()
@@ -1112,7 +1122,7 @@ fn start(msg: &Value, bug: Bug) -> Result<Game, Outcome> {
 // ---------------------------------------------------------------- the protocol
 
 struct Mini {
-    bug: Bug,
+    bug: Bugs,
     game: Option<Game>,
 }
 
@@ -1200,23 +1210,25 @@ impl Game {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let bug = match args
-        .iter()
-        .position(|a| a == "--bug")
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str)
+    // `--bug NAME`, as often as there are bugs to switch on.
+    let mut bug = Bugs::default();
+    for name in args
+        .windows(2)
+        .filter(|w| w[0] == "--bug")
+        .map(|w| w[1].as_str())
     {
-        None => Bug::None,
-        Some("wrap-runs") => Bug::WrapRuns,
-        Some("duplicate-suits") => Bug::DuplicateSuits,
-        Some("pusher-no-draw") => Bug::PusherNoDraw,
-        Some(other) => {
-            eprintln!(
-                "mini_engine: unknown bug `{other}` (wrap-runs, duplicate-suits, pusher-no-draw)"
-            );
-            std::process::exit(2);
-        }
-    };
+        bug.0 |= match name {
+            "wrap-runs" => Bug::WrapRuns,
+            "duplicate-suits" => Bug::DuplicateSuits,
+            "pusher-no-draw" => Bug::PusherNoDraw,
+            other => {
+                eprintln!(
+                    "mini_engine: unknown bug `{other}` (wrap-runs, duplicate-suits, pusher-no-draw)"
+                );
+                std::process::exit(2);
+            }
+        } as u8;
+    }
     let mut mini = Mini { bug, game: None };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();

@@ -600,8 +600,29 @@ pub fn compared_legal(game: &Game) -> Vec<String> {
         .collect()
 }
 
+/// An `error` reply. Its message is cut to [`MAX_MESSAGE`] characters: a message may quote the
+/// input, and a reply obeys the line limit as the input does.
 fn error(msg: impl Into<String>) -> Value {
-    json!({"type": "error", "message": msg.into()})
+    let msg = msg.into();
+    let msg = if msg.chars().count() > MAX_MESSAGE {
+        format!("{}…", msg.chars().take(MAX_MESSAGE).collect::<String>())
+    } else {
+        msg
+    };
+    json!({"type": "error", "message": msg})
+}
+
+/// The longest message of an `error` reply, in characters.
+const MAX_MESSAGE: usize = 2000;
+
+/// A value of the input quoted in a message: its JSON text, cut to 80 characters.
+fn shown(v: &Value) -> String {
+    let t = v.to_string();
+    if t.chars().count() > 80 {
+        format!("{}…", t.chars().take(80).collect::<String>())
+    } else {
+        t
+    }
 }
 
 impl Server {
@@ -621,19 +642,39 @@ impl Server {
 
     /// One message and its reply.
     pub fn handle(&mut self, msg: &Value) -> (Value, After) {
-        let Some(kind) = msg.get("type").and_then(Value::as_str) else {
-            return (
-                error("`type`: missing (every message has a type)"),
-                After::Continue,
-            );
+        let kind = match msg.get("type") {
+            Some(Value::String(k)) => k.as_str(),
+            Some(other) => {
+                return (
+                    error(format!(
+                        "`type`: expected a message type as a string, got {}",
+                        shown(other)
+                    )),
+                    After::Continue,
+                );
+            }
+            None => {
+                return (
+                    error("`type`: missing (every message has a type)"),
+                    After::Continue,
+                );
+            }
         };
         let reply = match kind {
             "hello" => {
-                let v = msg.get("protocol").and_then(Value::as_u64);
-                if v != Some(VERSION) {
+                let v = msg.get("protocol");
+                if v.and_then(Value::as_u64) != Some(VERSION) {
                     error(format!(
                         "`protocol`: this server speaks protocol {VERSION}, not {}",
-                        v.map_or("(missing)".into(), |v| v.to_string())
+                        match v {
+                            None => "(missing)".into(),
+                            Some(v) if v.as_u64().is_some() => v.to_string(),
+                            Some(v) => format!(
+                                "{} (a version is a whole number from 1 to {})",
+                                shown(v),
+                                u64::MAX
+                            ),
+                        }
                     ))
                 } else {
                     self.hello = true;
@@ -663,7 +704,8 @@ impl Server {
                 None => error("no game: send `start` first"),
             },
             other => error(format!(
-                "`type`: unknown message type `{other}` (hello, start, apply, state, observe, legal, end)"
+                "`type`: unknown message type {} (hello, start, apply, state, observe, legal, end)",
+                shown(&Value::String(other.into()))
             )),
         };
         (reply, After::Continue)
@@ -756,7 +798,14 @@ pub fn serve(
             Ok(msg) => server.handle(&msg),
             Err(e) => (error(format!("not JSON: {e}")), After::Continue),
         };
-        writeln!(output, "{reply}")?;
+        let mut text = reply.to_string();
+        if text.len() > MAX_LINE {
+            text = error(format!(
+                "the reply would be longer than {MAX_LINE} bytes: not sent"
+            ))
+            .to_string();
+        }
+        writeln!(output, "{text}")?;
         output.flush()?;
         if after == After::Quit {
             return Ok(());

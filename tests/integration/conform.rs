@@ -291,8 +291,13 @@ fn broken_implementations_are_errored_and_the_harness_goes_on() {
 
 /// Broken implementations: what each does wrong, its command, and what the error of each
 /// scenario run against it says.
-const BROKEN: [(&str, &str, &str); 4] = [
+const BROKEN: [(&str, &str, &str); 5] = [
     ("hangs", "sh -c 'sleep 30'", "no reply"),
+    (
+        "hangs after a word on stderr",
+        "sh -c 'echo warming up >&2; sleep 30'",
+        "its stderr ends: warming up",
+    ),
     (
         "dies mid-game",
         r#"sh -c 'read a; echo "{\"type\":\"hello\",\"protocol\":1}"; read b; echo "{\"type\":\"ok\",\"events\":[]}"; read c; echo boom >&2; exit 3'"#,
@@ -322,7 +327,7 @@ fn copy_scenarios(dir: &Path, files: &[&str]) {
 /// second, answers 1 within 15 seconds, both scenarios errored with `expect` in their error.
 fn both_scenarios_errored(d: &str, what: &str, imp: &str, expect: &str) {
     let started = Instant::now();
-    let (code, r) = conform(&[d, "--impl", imp, "--timeout", "1000"]);
+    let (code, r) = conform(&[d, "--impl", imp, "--timeout", "1000", "--keep-going"]);
     let took = started.elapsed();
     assert_eq!(code, 1, "{what}: {r:#}");
     let errored = with_verdict(&r, "errored");
@@ -342,6 +347,8 @@ fn bad_input_exits_2_with_a_message() {
         vec!["--impl", "'unclosed"],
         vec!["--random", "3"],
         vec!["--impl", "/no/such/program", "--random", "1"],
+        vec!["--impl", "/no/such/program"],
+        vec!["--impl", "no-such-program-of-push-rummy --flag"],
         vec!["--reading", "two-penalty-value=15"],
     ] {
         let out = Command::new(BIN)
@@ -749,5 +756,243 @@ fn a_position_in_a_buy_window_is_checked() {
     ] {
         let e = Game::from_position(Arc::clone(rules), &start, &p).expect_err("refused");
         assert_eq!(e.place, Place::Buying, "{p:?}: {}", e.message);
+    }
+}
+
+/// The processes started by a command run with `PUSH_RUMMY_TEST_MARK=mark` in its environment
+/// (every descendant inherits it, whatever its process group): their pids, from /proc.
+fn marked_processes(mark: &str) -> Vec<String> {
+    let want = format!("PUSH_RUMMY_TEST_MARK={mark}");
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter(|e| {
+            std::fs::read(e.path().join("environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == want.as_bytes()))
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A wrapper script whose child never replies.
+fn hanging_wrapper(dir: &Path) -> String {
+    use std::os::unix::fs::PermissionsExt as _;
+    let script = dir.join("hang.sh");
+    std::fs::write(&script, "#!/bin/sh\nsleep 1000\n").expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    script.display().to_string()
+}
+
+/// Against a wrapper script whose child never replies, the whole suite costs one timeout: the
+/// run stops at the first `hello` and says why, and neither the script nor its child is left.
+#[test]
+fn a_hanging_wrapper_costs_one_timeout_and_leaves_no_process_behind() {
+    let dir = tmp("hanging-wrapper");
+    let script = hanging_wrapper(&dir);
+    let mark = format!("hang-{}", std::process::id());
+    let started = Instant::now();
+    let out = Command::new(BIN)
+        .current_dir(root())
+        .env("PUSH_RUMMY_TEST_MARK", &mark)
+        .args(["conform", "--impl", &script, "--timeout", "1000", "--json"])
+        .output()
+        .expect("push-rummy runs");
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(1));
+    let r: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(with_verdict(&r, "errored").len(), 1, "{r:#}");
+    assert_eq!(r["scenarios"].as_array().map(Vec::len), Some(1), "{r:#}");
+    assert_eq!(r["not_run"], scenario_count() - 1);
+    assert!(
+        r["stopped"].as_str().is_some_and(|s| s.contains("hello")),
+        "{r:#}"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_eq!(marked_processes(&mark), Vec::<String>::new());
+    // With --keep-going each scenario costs its timeout, and still nothing is left.
+    let two = tmp("hanging-wrapper-two");
+    copy_scenarios(
+        &two,
+        &[
+            "push/push-to-the-left.yaml",
+            "runs/no-turning-the-corner.yaml",
+        ],
+    );
+    let status = Command::new(BIN)
+        .env("PUSH_RUMMY_TEST_MARK", &mark)
+        .args(["conform", two.to_str().expect("utf-8"), "--impl", &script])
+        .args(["--timeout", "300", "--keep-going"])
+        .output()
+        .expect("push-rummy runs");
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert_eq!(text.matches("ERRORED").count(), 2, "{text}");
+    assert_eq!(marked_processes(&mark), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&two);
+}
+
+/// SIGTERM to a running `conform` ends the implementation it is waiting for, with its children.
+#[test]
+fn sigterm_to_conform_leaves_no_implementation_process_behind() {
+    let dir = tmp("sigterm");
+    let script = hanging_wrapper(&dir);
+    let mark = format!("sigterm-{}", std::process::id());
+    let child = Command::new(BIN)
+        .current_dir(root())
+        .env("PUSH_RUMMY_TEST_MARK", &mark)
+        .args(["conform", "--impl", &script, "--timeout", "60000"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("push-rummy runs");
+    // conform itself, the script and its `sleep`.
+    let started = Instant::now();
+    while marked_processes(&mark).len() < 3 {
+        assert!(started.elapsed() < Duration::from_secs(10), "never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    let out = child.wait_with_output().expect("conform ends");
+    assert_eq!(out.status.code(), Some(128 + 15));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("signal"));
+    let gone = Instant::now();
+    // The group is killed before conform exits; give the kernel a moment to reap.
+    while !marked_processes(&mark).is_empty() && gone.elapsed() < Duration::from_secs(2) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(marked_processes(&mark), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An ERRORED line names the step and the action where the implementation stopped answering.
+#[test]
+fn an_errored_scenario_names_its_step_and_action() {
+    // The reference behind a loop that passes on four messages (hello, start, state, legal) and
+    // then closes its input: the first `apply` gets no reply.
+    let imp = format!(
+        "sh -c 'for i in 1 2 3 4; do read -r l; printf \"%s\\n\" \"$l\"; done | {BIN} serve'"
+    );
+    let (code, r) = conform(&["conformance/push/push-to-the-left.yaml", "--impl", &imp]);
+    assert_eq!(code, 1);
+    let errored = with_verdict(&r, "errored");
+    let msg = errored[0]["error"].as_str().expect("an error");
+    assert!(msg.starts_with("step 1 (seat 1: push): "), "{msg}");
+    assert!(msg.contains("`apply`"), "{msg}");
+}
+
+/// An implementation that errors scenario after scenario (here: dies after `start`) stops the
+/// run after five, and says so; `--keep-going` runs them all.
+#[test]
+fn five_errored_scenarios_in_a_row_stop_the_run() {
+    let dir = tmp("five-errored");
+    copy_scenarios(
+        &dir,
+        &[
+            "push/push-to-the-left.yaml",
+            "runs/no-turning-the-corner.yaml",
+            "sets/no-two-cards-of-one-suit.yaml",
+            "push/cap-it-push-wraps-to-seat-0.yaml",
+            "scoring-and-partnerships/card-values.yaml",
+            "cards-and-notation/cap-it-3-players-pack.yaml",
+            "cards-and-notation/cap-it-4-players-pack.yaml",
+        ],
+    );
+    let d = dir.to_str().expect("utf-8");
+    let dies = BROKEN[2].1;
+    let (code, r) = conform(&[d, "--impl", dies]);
+    assert_eq!(code, 1);
+    assert_eq!(with_verdict(&r, "errored").len(), 5, "{r:#}");
+    assert_eq!(r["not_run"], 2, "{r:#}");
+    assert!(
+        r["stopped"]
+            .as_str()
+            .is_some_and(|s| s.contains("5 scenarios in a row"))
+    );
+    let (_, r) = conform(&[d, "--impl", dies, "--keep-going"]);
+    assert_eq!(with_verdict(&r, "errored").len(), 7, "{r:#}");
+    assert!(r["stopped"].is_null());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Random games against an implementation that speaks no protocol: errored, the run fails and
+/// never says "no divergence".
+#[test]
+fn errored_random_games_are_a_failure() {
+    let out = Command::new(BIN)
+        .current_dir(root())
+        .args([
+            "conform",
+            "--impl",
+            BROKEN[4].1,
+            "--random",
+            "3",
+            "--timeout",
+            "1000",
+        ])
+        .args(["--keep-going"])
+        .output()
+        .expect("push-rummy runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert_eq!(text.matches("ERRORED").count(), 3, "{text}");
+    assert!(!text.contains("no divergence"), "{text}");
+}
+
+/// `serve` says what is wrong with a value that is there, and its replies obey the line limit
+/// whatever they quote.
+#[test]
+fn serve_says_what_is_wrong_with_a_value_and_keeps_its_replies_short() {
+    use std::io::Write as _;
+    let huge_type = format!(r#"{{"type":"{}"}}"#, "y".repeat(1_048_000));
+    let lines = [
+        r#"{"type":"hello","protocol":99999999999999999999999999999}"#.to_string(),
+        r#"{"type":"hello","protocol":-1}"#.to_string(),
+        r#"{"type":"hello","protocol":1.5}"#.to_string(),
+        r#"{"type":"hello"}"#.to_string(),
+        r#"{"type":42}"#.to_string(),
+        huge_type,
+    ];
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    {
+        let mut stdin = child.stdin.take().expect("stdin");
+        for l in &lines {
+            writeln!(stdin, "{l}").expect("write");
+        }
+    }
+    let out = child.wait_with_output().expect("serve ends");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let replies: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(replies.len(), lines.len());
+    let message = |i: usize| replies[i]["message"].as_str().unwrap_or("").to_string();
+    for (i, shown) in [(0, "1e+29"), (1, "-1"), (2, "1.5")] {
+        assert!(message(i).contains(shown), "{}", message(i));
+        assert!(!message(i).contains("missing"), "{}", message(i));
+    }
+    assert!(message(3).contains("missing"), "{}", message(3));
+    assert!(
+        message(4).contains("42") && !message(4).contains("missing"),
+        "{}",
+        message(4)
+    );
+    for l in text.lines() {
+        assert!(l.len() < 4096, "a reply of {} bytes", l.len());
     }
 }

@@ -24,7 +24,27 @@ use std::collections::BTreeSet;
 pub(super) enum Stop {
     Skipped(String),
     Errored(String),
+    /// Errored at `hello`: the implementation does not speak the protocol at all (it died, never
+    /// replied, or replied with something else), so the next scenario will not fare better.
+    Dead(String),
     Diverged(Box<Divergence>),
+}
+
+/// An error of the exchange at `place` (a step and its action, in words) says where it happened.
+pub(super) fn at(place: impl FnOnce() -> String) -> impl FnOnce(Stop) -> Stop {
+    move |stop| match stop {
+        Stop::Errored(e) => Stop::Errored(format!("{}: {e}", place())),
+        other => other,
+    }
+}
+
+/// Where a step is, for an error: `step 3 (seat 1: push)`.
+pub(super) fn step_place(step: usize, seat: Option<u8>, action: Option<&Action>) -> String {
+    match (seat, action) {
+        (Some(s), Some(a)) => format!("step {step} (seat {s}: {a})"),
+        _ if step == 0 => "the start position".into(),
+        _ => format!("step {step} (checkpoint)"),
+    }
 }
 
 /// Sends `msg` and takes a reply of one of the types `want`; a reply `unsupported` stops as
@@ -62,8 +82,17 @@ pub(super) fn exchange(
     }
 }
 
-/// The `hello` exchange: both sides speak the same protocol version.
+/// The `hello` exchange: both sides speak the same protocol version. Any error here is
+/// [`Stop::Dead`].
 pub(super) fn hello(imp: &mut dyn Implementation) -> Result<(), Stop> {
+    let dead = |stop| match stop {
+        Stop::Errored(e) => Stop::Dead(format!("at `hello`: {e}")),
+        other => other,
+    };
+    hello_exchange(imp).map_err(dead)
+}
+
+fn hello_exchange(imp: &mut dyn Implementation) -> Result<(), Stop> {
     let r = exchange(
         imp,
         &json!({"type": "hello", "protocol": protocol::VERSION}),
@@ -169,28 +198,33 @@ pub(super) fn compare(
     steps_done: &mut usize,
 ) -> Result<(), Stop> {
     hello(imp)?;
-    exchange(imp, &protocol::start_message(&s.rules, &s.game), &["ok"])?;
+    let start_place = || step_place(0, None, None);
+    exchange(imp, &protocol::start_message(&s.rules, &s.game), &["ok"]).map_err(at(start_place))?;
     let mut reference = s.game.clone();
     let start = serde_json::to_value(&t.start).unwrap_or(Value::Null);
     let mut legal = true;
-    check_state(imp, &start, 0, None, None, s, exercised)?;
-    check_legal(imp, &reference, &mut legal, 0, None, None, s, exercised)?;
+    check_state(imp, &start, 0, None, None, s, exercised).map_err(at(start_place))?;
+    check_legal(imp, &reference, &mut legal, 0, None, None, s, exercised)
+        .map_err(at(start_place))?;
     for (rec, st) in t.steps.iter().zip(&s.steps) {
         let action = st.action.as_ref();
+        let place = || step_place(rec.step, rec.seat, action);
         if let (Some(a), Some(seat), Some(r)) = (action, rec.seat, &rec.result) {
             let reply = exchange(
                 imp,
                 &json!({"type": "apply", "seat": seat, "action": a.to_string()}),
                 &["ok", "rejected"],
-            )?;
-            check_result(r, &reply, rec.step, seat, a, s, exercised)?;
+            )
+            .map_err(at(place))?;
+            check_result(r, &reply, rec.step, seat, a, s, exercised).map_err(at(place))?;
             let _ = reference.apply(seat, a);
         }
         let state = serde_json::to_value(&rec.state).unwrap_or(Value::Null);
-        check_state(imp, &state, rec.step, rec.seat, action, s, exercised)?;
+        check_state(imp, &state, rec.step, rec.seat, action, s, exercised).map_err(at(place))?;
         check_legal(
             imp, &reference, &mut legal, rec.step, rec.seat, action, s, exercised,
-        )?;
+        )
+        .map_err(at(place))?;
         *steps_done = rec.step;
     }
     // Observations at the end, for every seat (when the implementation offers them).
@@ -202,7 +236,11 @@ pub(super) fn compare(
         ) {
             Ok(r) => r,
             Err(Stop::Skipped(_)) => break,
-            Err(e) => return Err(e),
+            Err(e) => {
+                return Err(at(|| {
+                    format!("after the last step, `observe` of seat {seat}")
+                })(e));
+            }
         };
         let want = serde_json::to_value(observe(&reference, seat)).unwrap_or(Value::Null);
         let got = reply.get("observation").cloned().unwrap_or(Value::Null);

@@ -36,8 +36,8 @@ mod suite;
 mod tests;
 
 pub use coverage::{Coverage, CoverageEntry, coverage};
-pub use implementation::{ImplSpec, Implementation};
-pub use random::{FUZZ_BOTS, FuzzFinding, FuzzOptions, FuzzReport, fuzz};
+pub use implementation::{ImplSpec, Implementation, end_all};
+pub use random::{Cause, CauseKey, FUZZ_BOTS, FuzzFinding, FuzzOptions, FuzzReport, fuzz};
 pub use report::{Divergence, ScenarioReport, SuiteReport, Verdict, summary};
 pub use suite::{run_scenario, run_suite};
 
@@ -48,12 +48,19 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Options {
     pub timeout: Duration,
+    /// Go on when the implementation is dead at `hello` or errors [`ERRORED_IN_A_ROW`] scenarios
+    /// (or random games) in a row, instead of stopping the run there.
+    pub keep_going: bool,
 }
+
+/// Scenarios (or random games) errored one after the other after which a run stops.
+pub const ERRORED_IN_A_ROW: usize = 5;
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             timeout: Duration::from_millis(protocol::DEFAULT_TIMEOUT_MS),
+            keep_going: false,
         }
     }
 }

@@ -4,11 +4,11 @@
 //! near-melds the reference refuses ([`probes`]), to see whether the implementation refuses them
 //! too. The first divergence is shrunk to a scenario file (`shrink.rs`) and written out.
 
-use super::Options;
-use super::compare::{Stop, check_result, check_state, exchange, hello};
+use super::compare::{Stop, at, check_result, check_state, exchange, hello};
 use super::implementation::{ImplSpec, Implementation};
 use super::report::Divergence;
 use super::shrink::shrink;
+use super::{ERRORED_IN_A_ROW, Options};
 use crate::base::card::{Card, Counts};
 use crate::base::rng::Rng;
 use crate::engine::bots::{self, Bot};
@@ -24,16 +24,108 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// What `--random` found.
+/// What `--random` found: every game played to its end or to its own first divergence, the
+/// divergences grouped by cause.
 #[derive(Clone, Debug, Serialize)]
 pub struct FuzzReport {
+    /// Games asked for.
     pub games: u64,
-    pub compared_games: u64,
+    /// Games played (fewer when the run stopped early).
+    pub played: u64,
+    /// Games compared to their end without a divergence.
+    pub clean_games: u64,
+    /// Games that diverged.
+    pub diverged_games: u64,
     pub skipped_games: Vec<(u64, String)>,
     pub errored_games: Vec<(u64, String)>,
     pub actions: u64,
-    /// The first divergence, shrunk, and where its scenario was written.
+    /// The divergences grouped by cause, in the order first met.
+    pub causes: Vec<Cause>,
+    /// The first divergence, shrunk (the first cause's), and where its scenario was written.
     pub found: Option<FuzzFinding>,
+    /// Why the run stopped before the last game, if it did.
+    pub stopped: Option<String>,
+}
+
+impl FuzzReport {
+    /// 0 every game played ended clean (skips allowed), 1 a divergence, an errored game or a
+    /// run stopped early.
+    pub fn exit_code(&self) -> u8 {
+        if self.causes.is_empty() && self.errored_games.is_empty() && self.stopped.is_none() {
+            0
+        } else {
+            1
+        }
+    }
+}
+
+/// What makes two divergences the same cause: the rules involved, the field that differs (its
+/// list indices left out: `events[1]` and `events[2]` are both `events`) and the reason code (the
+/// reference's where it refused, else the implementation's).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct CauseKey {
+    pub rules: Vec<String>,
+    pub field: String,
+    pub reason: Option<String>,
+}
+
+impl CauseKey {
+    pub fn of(d: &Divergence) -> CauseKey {
+        let mut field = String::new();
+        let mut depth = 0;
+        for c in d.field.chars() {
+            match c {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                _ if depth == 0 => field.push(c),
+                _ => {}
+            }
+        }
+        let code = |t: &str| {
+            t.strip_prefix("rejected ")
+                .and_then(|r| r.split_whitespace().next())
+                .map(str::to_string)
+        };
+        let reason = if d.field == "result" {
+            code(&d.reference).or_else(|| code(&d.implementation))
+        } else {
+            None
+        };
+        CauseKey {
+            rules: d.rules.clone(),
+            field,
+            reason,
+        }
+    }
+}
+
+impl std::fmt::Display for CauseKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.field)?;
+        if let Some(r) = &self.reason {
+            write!(f, " ({r})")?;
+        }
+        if !self.rules.is_empty() {
+            write!(f, "; rule: {}", self.rules.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// One cause of divergence: how many games it ended, the first of them, and its first divergence
+/// shrunk to a scenario.
+#[derive(Clone, Debug, Serialize)]
+pub struct Cause {
+    #[serde(flatten)]
+    pub key: CauseKey,
+    /// Games whose first divergence has this cause.
+    pub count: u64,
+    pub first_game: u64,
+    pub first_seed: u64,
+    /// The first divergence shrunk, and its scenario file.
+    pub finding: Option<FuzzFinding>,
+    /// Why there is no scenario, where none reproduced the divergence.
+    pub not_shrunk: Option<String>,
 }
 
 /// A divergence found by a random game, and the scenario it was shrunk to.
@@ -62,6 +154,8 @@ pub struct FuzzOptions {
     pub out: PathBuf,
     /// Near-melds tried per turn at most.
     pub probes: usize,
+    /// Stop at the first divergence (once shrunk) instead of playing every game.
+    pub fail_fast: bool,
 }
 
 /// Near-melds of a hand that the reference refuses as no meld (`invalid-meld`): three naturals of
@@ -157,11 +251,14 @@ fn run_probes(hand: &Counts, rules: &Rules, cands: &mut Vec<Action>) {
     }
 }
 
-/// Plays `opts.games` random games with the built-in players against the implementation; on
-/// the first divergence, shrinks it to a scenario and writes it to `opts.out`.
+/// Plays `opts.games` random games with the built-in players against the implementation, each
+/// to its end or to its own first divergence; groups the divergences by cause ([`CauseKey`]) and
+/// shrinks the first divergence of each cause to a scenario written to `opts.out`. With
+/// `opts.fail_fast` the run stops at the first divergence. Unless `run.keep_going`, it stops when
+/// the implementation does not answer `hello` or [`ERRORED_IN_A_ROW`] games in a row errored.
 ///
 /// # Errors
-/// The implementation cannot be started at all, or the scenario cannot be written.
+/// The rules cannot deal a game, or a scenario cannot be written.
 pub fn fuzz(
     loaded: &Loaded,
     imp: &ImplSpec,
@@ -170,31 +267,47 @@ pub fn fuzz(
 ) -> Result<FuzzReport, String> {
     let mut report = FuzzReport {
         games: opts.games,
-        compared_games: 0,
+        played: 0,
+        clean_games: 0,
+        diverged_games: 0,
         skipped_games: Vec::new(),
         errored_games: Vec::new(),
         actions: 0,
+        causes: Vec::new(),
         found: None,
+        stopped: None,
     };
     let players = opts.players.unwrap_or(loaded.rules.players.0);
     let rules = Arc::new(loaded.rules.clone());
+    let mut errored_in_a_row = 0;
     for i in 0..opts.games {
         let seed = opts.seed.wrapping_add(i);
         let game = Game::new(Arc::clone(&rules), players, 0, seed, Vec::new()).map_err(|e| e.0)?;
-        let mut instance = imp.start(run.timeout)?;
-        let outcome = fuzz_game(
-            loaded,
-            game,
-            seed,
-            instance.as_mut(),
-            opts,
-            &mut report.actions,
-        );
-        instance.close();
+        report.played += 1;
+        let (outcome, dead) = match imp.start(run.timeout) {
+            Ok(mut instance) => {
+                let outcome = fuzz_game(
+                    loaded,
+                    game,
+                    seed,
+                    instance.as_mut(),
+                    opts,
+                    &mut report.actions,
+                );
+                instance.close();
+                let dead = matches!(outcome, Err(FuzzStop::Dead(_)));
+                (outcome, dead)
+            }
+            Err(e) => (Err(FuzzStop::Dead(e)), true),
+        };
+        errored_in_a_row = match &outcome {
+            Err(FuzzStop::Errored(_) | FuzzStop::Dead(_)) => errored_in_a_row + 1,
+            _ => 0,
+        };
         match outcome {
-            Ok(()) => report.compared_games += 1,
+            Ok(()) => report.clean_games += 1,
             Err(FuzzStop::Skipped(r)) => report.skipped_games.push((i, r)),
-            Err(FuzzStop::Errored(e)) => report.errored_games.push((i, e)),
+            Err(FuzzStop::Errored(e) | FuzzStop::Dead(e)) => report.errored_games.push((i, e)),
             Err(FuzzStop::Diverged {
                 before,
                 seat,
@@ -202,30 +315,70 @@ pub fn fuzz(
                 divergence,
                 step,
             }) => {
-                let shrunk = shrink(loaded, &before, seat, &action, imp, opts, run, seed, i);
-                let (text, scen_div) = match shrunk {
-                    Some(x) => x,
-                    None => {
-                        report.errored_games.push((
-                            i,
-                            format!(
-                                "diverged at action {step} ({divergence}), but no scenario from the position before it reproduces the divergence"
-                            ),
-                        ));
-                        continue;
-                    }
+                report.diverged_games += 1;
+                let key = CauseKey::of(&divergence);
+                if let Some(c) = report.causes.iter_mut().find(|c| c.key == key) {
+                    c.count += 1;
+                    continue;
+                }
+                let same = |d: &Divergence| CauseKey::of(d) == key;
+                let shrunk = shrink(
+                    loaded, &before, seat, &action, imp, opts, run, seed, i, &same,
+                );
+                let mut cause = Cause {
+                    key,
+                    count: 1,
+                    first_game: i,
+                    first_seed: seed,
+                    finding: None,
+                    not_shrunk: None,
                 };
-                let file = write_scenario(opts, seed, step, &text)?;
-                report.found = Some(FuzzFinding {
-                    game: i,
-                    seed,
-                    original: *divergence,
-                    actions: 1,
-                    shrunk: scen_div,
-                    file,
-                });
-                return Ok(report);
+                match shrunk {
+                    Some((text, scen_div)) => {
+                        let file = write_scenario(opts, seed, step, &text)?;
+                        cause.finding = Some(FuzzFinding {
+                            game: i,
+                            seed,
+                            original: *divergence,
+                            actions: 1,
+                            shrunk: scen_div,
+                            file,
+                        });
+                    }
+                    None => {
+                        cause.not_shrunk = Some(format!(
+                            "diverged at action {step} ({divergence}), but no scenario from the position before it reproduces the divergence"
+                        ));
+                    }
+                }
+                if report.found.is_none() {
+                    report.found.clone_from(&cause.finding);
+                }
+                report.causes.push(cause);
+                if opts.fail_fast {
+                    if i + 1 < opts.games {
+                        report.stopped = Some(format!(
+                            "stopped at the first divergence (--fail-fast); {} game(s) not played",
+                            opts.games - i - 1
+                        ));
+                    }
+                    return Ok(report);
+                }
             }
+        }
+        let why = if dead {
+            Some("the implementation does not answer `hello`".to_string())
+        } else if errored_in_a_row >= ERRORED_IN_A_ROW {
+            Some(format!("{ERRORED_IN_A_ROW} games in a row errored"))
+        } else {
+            None
+        };
+        if let Some(why) = why.filter(|_| !run.keep_going && i + 1 < opts.games) {
+            report.stopped = Some(format!(
+                "stopped early: {why}; {} game(s) not played (--keep-going plays them all)",
+                opts.games - i - 1
+            ));
+            break;
         }
     }
     Ok(report)
@@ -252,6 +405,8 @@ fn write_scenario(
 enum FuzzStop {
     Skipped(String),
     Errored(String),
+    /// Errored at `hello`, or the implementation could not be started.
+    Dead(String),
     Diverged {
         before: Box<Game>,
         seat: u8,
@@ -267,6 +422,7 @@ fn stop_of_game(e: Stop) -> FuzzStop {
     match e {
         Stop::Skipped(r) => FuzzStop::Skipped(r),
         Stop::Errored(e) => FuzzStop::Errored(e),
+        Stop::Dead(e) => FuzzStop::Dead(e),
         Stop::Diverged(_) => FuzzStop::Errored("unexpected".into()),
     }
 }
@@ -282,7 +438,9 @@ fn fuzz_game(
     actions: &mut u64,
 ) -> Result<(), FuzzStop> {
     hello(imp).map_err(stop_of_game)?;
-    exchange(imp, &protocol::start_message(loaded, &game), &["ok"]).map_err(stop_of_game)?;
+    exchange(imp, &protocol::start_message(loaded, &game), &["ok"])
+        .map_err(at(|| "`start`".into()))
+        .map_err(stop_of_game)?;
     let bots_by_seat = [Bot::Greedy, Bot::Random];
     let mut rng = Rng::new(seed ^ 0x5EED);
     let mut step = 0usize;
@@ -317,7 +475,8 @@ fn play_and_compare(
 ) -> Result<(), FuzzStop> {
     let before = game.clone();
     let result = apply_on_reference(game, seat, a);
-    let diverged = |d: Stop| match d {
+    let place = || format!("action {step} (seat {seat}: {a})");
+    let diverged = |d: Stop| match at(place)(d) {
         Stop::Diverged(divergence) => FuzzStop::Diverged {
             before: Box::new(before.clone()),
             seat,
@@ -332,6 +491,7 @@ fn play_and_compare(
         &json!({"type": "apply", "seat": seat, "action": a.to_string()}),
         &["ok", "rejected"],
     )
+    .map_err(at(place))
     .map_err(stop_of_game)?;
     let dummy = fuzz_scenario_stub(loaded, &before);
     check_result(&result, &reply, step, seat, a, &dummy, &[]).map_err(diverged)?;

@@ -74,6 +74,10 @@ pub struct SuiteReport {
     pub scenarios: Vec<ScenarioReport>,
     /// Files that do not load, with their diagnostics rendered.
     pub invalid: Vec<(String, String)>,
+    /// Why the run stopped before the last scenario, if it did.
+    pub stopped: Option<String>,
+    /// Scenarios not run because the run stopped early.
+    pub not_run: usize,
 }
 
 impl SuiteReport {
@@ -96,7 +100,7 @@ impl SuiteReport {
     pub fn exit_code(&self) -> u8 {
         if !self.invalid.is_empty() {
             2
-        } else if self.count("fail") + self.count("errored") > 0 {
+        } else if self.count("fail") + self.count("errored") > 0 || self.stopped.is_some() {
             1
         } else {
             0
