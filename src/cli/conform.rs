@@ -181,18 +181,24 @@ fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
         out!("{} cause(s) of divergence:", report.causes.len());
     }
     for (i, c) in report.causes.iter().enumerate() {
+        let at = c.finding.as_ref().map_or(String::new(), |f| {
+            let o = &f.original;
+            match (o.seat, &o.action) {
+                (Some(s), Some(a)) => format!(" at action {} (seat {s}: {a})", o.step),
+                _ => format!(" at action {}", o.step),
+            }
+        });
         out!(
-            "{}. {}: {} game(s), first game {} (seed {})",
+            "{}. {}: {} game(s); first: game {} (seed {}){at}",
             i + 1,
             c.key,
             c.count,
             c.first_game,
-            c.first_seed
+            c.first_seed,
         );
         match (&c.finding, &c.not_shrunk) {
             (Some(f), _) => {
-                out!("   first: {}", f.original);
-                out!("   shrunk to one action: {}", f.shrunk);
+                out!("   shrunk: {}", f.shrunk);
                 out!("   {}", f.file.display());
             }
             (None, Some(why)) => out!("   not shrunk: {why}"),

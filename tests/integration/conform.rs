@@ -996,3 +996,76 @@ fn serve_says_what_is_wrong_with_a_value_and_keeps_its_replies_short() {
         assert!(l.len() < 4096, "a reply of {} bytes", l.len());
     }
 }
+
+/// With three seeded bugs on at once, `--random 200` plays every game and reports three causes,
+/// each with a shrunk scenario that fails on its own: against the engine with only its own bug
+/// on, and no other; the bug-free engine passes it.
+#[test]
+fn random_games_group_three_bugs_into_three_causes_each_shrunk() {
+    const BUGS: [&str; 3] = ["wrap-runs", "duplicate-suits", "pusher-no-draw"];
+    let out = tmp("three-bugs");
+    let all = format!(
+        "{} {}",
+        mini(),
+        BUGS.map(|b| format!("--bug {b}")).join(" ")
+    );
+    let (code, r) = conform(&[
+        "--impl",
+        &all,
+        "--random",
+        "200",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1, "{r:#}");
+    assert_eq!(r["played"], 200, "{r:#}");
+    let n = |k: &str| r[k].as_u64().expect("a count");
+    let skipped = r["skipped_games"].as_array().expect("a list").len() as u64;
+    let errored = r["errored_games"].as_array().expect("a list").len() as u64;
+    assert_eq!(
+        n("clean_games") + n("diverged_games") + skipped + errored,
+        200
+    );
+    let causes = r["causes"].as_array().expect("causes");
+    assert_eq!(causes.len(), 3, "{r:#}");
+    let counted: u64 = causes
+        .iter()
+        .map(|c| c["count"].as_u64().expect("a count"))
+        .sum();
+    assert_eq!(counted, n("diverged_games"));
+    let mut bugs_found = Vec::new();
+    for c in causes {
+        let file = c["finding"]["file"].as_str().expect("a shrunk scenario");
+        let fails = |imp: &str| conform(&[file, "--impl", imp]).0 == 1;
+        assert!(fails(&all), "{c:#}");
+        assert!(!fails(&mini()), "{c:#}");
+        let own: Vec<&str> = BUGS
+            .into_iter()
+            .filter(|b| fails(&format!("{} --bug {b}", mini())))
+            .collect();
+        assert_eq!(own.len(), 1, "{c:#}: fails with {own:?}");
+        bugs_found.push(own[0]);
+    }
+    bugs_found.sort_unstable();
+    bugs_found.dedup();
+    assert_eq!(bugs_found.len(), 3, "{bugs_found:?}");
+    // --fail-fast stops at the first divergence.
+    let (code, r) = conform(&[
+        "--impl",
+        &all,
+        "--random",
+        "200",
+        "--fail-fast",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(r["causes"].as_array().map(Vec::len), Some(1), "{r:#}");
+    assert!(r["played"].as_u64().expect("a count") < 200, "{r:#}");
+    assert!(
+        r["stopped"]
+            .as_str()
+            .is_some_and(|s| s.contains("--fail-fast"))
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
