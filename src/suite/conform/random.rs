@@ -2,7 +2,9 @@
 //! even seats, random at odd ones) on the reference, each action sent to the implementation and
 //! its result and state compared (`compare.rs`). On its turn to play a seat also tries a few
 //! near-melds the reference refuses ([`probes`]), to see whether the implementation refuses them
-//! too. The first divergence is shrunk to a scenario file (`shrink.rs`) and written out.
+//! too. Every game is played to its end or to its own first divergence; divergences are grouped
+//! by cause ([`CauseKey`]) and each cause's first one is shrunk to a scenario file (`shrink.rs`)
+//! and written out.
 
 use super::compare::{Stop, at, check_result, check_state, exchange, hello};
 use super::implementation::{ImplSpec, Implementation};
