@@ -9,7 +9,11 @@
 //!
 //! Seeded bugs, to prove that the harness catches them: `--bug wrap-runs` (a run may turn the
 //! corner K-A-2), `--bug duplicate-suits` (a set may repeat a suit), `--bug pusher-no-draw` (the
-//! pusher does not draw); `--bug` may be given several times to switch on several at once. Build: `cargo build --example mini_engine`; run the suite against it:
+//! pusher does not draw); `--bug` may be given several times to switch on several at once.
+//!
+//! `--capabilities LIST` (comma-separated, e.g. `events,legal`) makes it speak protocol 2: its
+//! `hello` declares LIST as what it reports, and its replies leave out the reason codes, events
+//! and meld readings that LIST does not name, as an engine that has none would. Build: `cargo build --example mini_engine`; run the suite against it:
 //! `push-rummy conform --impl 'target/debug/examples/mini_engine --bug wrap-runs'`.
 
 use serde_json::{Value, json};
@@ -1124,6 +1128,18 @@ fn start(msg: &Value, bug: Bugs) -> Result<Game, Outcome> {
 struct Mini {
     bug: Bugs,
     game: Option<Game>,
+    /// `--capabilities LIST`: what it declares it reports in a `hello` of protocol 2, and leaves
+    /// out of its replies the rest (reason codes, events, meld readings); `None`: protocol 1,
+    /// everything.
+    reports: Option<Vec<String>>,
+}
+
+impl Mini {
+    fn reports(&self, what: &str) -> bool {
+        self.reports
+            .as_ref()
+            .is_none_or(|r| r.iter().any(|x| x == what))
+    }
 }
 
 impl Mini {
@@ -1131,7 +1147,13 @@ impl Mini {
     fn handle(&mut self, msg: &Value) -> Value {
         let unsupported = |why: String| json!({"type": "unsupported", "reason": why});
         match msg["type"].as_str().unwrap_or("") {
-            "hello" => json!({"type": "hello", "protocol": 1, "name": "mini-engine"}),
+            "hello" => match &self.reports {
+                // Protocol 2 where the harness offers it: the hello declares what is reported.
+                Some(r) if msg["protocol"].as_u64().is_some_and(|v| v >= 2) => {
+                    json!({"type": "hello", "protocol": 2, "name": "mini-engine", "reports": r})
+                }
+                _ => json!({"type": "hello", "protocol": 1, "name": "mini-engine"}),
+            },
             "start" => match start(msg, self.bug) {
                 Ok(g) => {
                     self.game = Some(g);
@@ -1153,16 +1175,32 @@ impl Mini {
                 match next.apply(msg["seat"].as_u64().unwrap_or(99) as u8, &act) {
                     Ok(events) => {
                         self.game = Some(next);
-                        json!({"type": "ok", "events": events})
+                        if self.reports("events") {
+                            json!({"type": "ok", "events": events})
+                        } else {
+                            json!({"type": "ok"})
+                        }
                     }
                     Err(Outcome::Rejected((code, message))) => {
-                        json!({"type": "rejected", "reason": code, "message": message})
+                        if self.reports("reason-codes") {
+                            json!({"type": "rejected", "reason": code, "message": message})
+                        } else {
+                            json!({"type": "rejected", "message": message})
+                        }
                     }
                     Err(Outcome::Unsupported(why)) => unsupported(why),
                 }
             }
             "state" => match &self.game {
-                Some(g) => json!({"type": "state", "state": g.state()}),
+                Some(g) => {
+                    let mut state = g.state();
+                    if !self.reports("readings") {
+                        for m in state["table"].as_array_mut().into_iter().flatten() {
+                            m.as_object_mut().map(|m| m.remove("readings"));
+                        }
+                    }
+                    json!({"type": "state", "state": state})
+                }
                 None => json!({"type": "error", "message": "no game"}),
             },
             "observe" | "legal" => {
@@ -1229,7 +1267,18 @@ fn main() {
             }
         } as u8;
     }
-    let mut mini = Mini { bug, game: None };
+    // `--capabilities LIST`: protocol 2, declaring LIST (comma-separated) and reporting only that.
+    let reports = args.windows(2).find(|w| w[0] == "--capabilities").map(|w| {
+        w[1].split(',')
+            .filter(|n| !n.is_empty())
+            .map(String::from)
+            .collect()
+    });
+    let mut mini = Mini {
+        bug,
+        game: None,
+        reports,
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     // One JSON object per line in, one per line out.

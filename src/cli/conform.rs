@@ -208,6 +208,7 @@ fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
     if let Some(why) = &report.stopped {
         out!("{why}");
     }
+    print_not_compared(&report.not_compared);
     let clean = format!(
         "{} of {} game(s) played ended clean",
         report.clean_games, report.played
@@ -217,6 +218,16 @@ fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
         (0, e) => out!("{clean}; {e} errored: a failure, whatever the rest"),
         (n, 0) => out!("{clean}; {n} cause(s) of divergence"),
         (n, e) => out!("{clean}; {n} cause(s) of divergence, {e} errored"),
+    }
+}
+
+/// What the implementation's `hello` does not declare, so the harness did not compare.
+fn print_not_compared(what: &[String]) {
+    if !what.is_empty() {
+        out!(
+            "not compared (the implementation does not report them): {}",
+            what.join("; ")
+        );
     }
 }
 
@@ -331,6 +342,7 @@ fn print_suite_counts(report: &SuiteReport) {
     if let Some(why) = &report.stopped {
         out!("{why}");
     }
+    print_not_compared(&report.not_compared);
     out!(
         "{} scenario(s) against {}: {} pass, {} fail, {} skipped, {} errored{}",
         report.scenarios.len(),

@@ -20,8 +20,25 @@ use crate::suite::transcript::{self, event_json, reading_text, rules_listing};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
-/// The protocol version this harness and server speak.
-pub const VERSION: u64 = 1;
+/// The newest protocol version this harness and server speak; they speak [`VERSIONS`].
+pub const VERSION: u64 = 2;
+/// The versions spoken: 1, and 2, whose `hello` reply declares what the implementation reports
+/// ([`CAPABILITIES`]).
+pub const VERSIONS: [u64; 2] = [1, 2];
+/// What an implementation may declare it reports in its `hello` reply of protocol 2 (`reports`),
+/// with what the harness leaves uncompared where it is not declared. Hands, stock, discard pile,
+/// table cards and totals are compared whatever it declares.
+pub const CAPABILITIES: [(&str, &str); 6] = [
+    ("reason-codes", "the reason codes of refused actions"),
+    ("events", "the events of accepted actions"),
+    ("readings", "meld readings"),
+    ("legal", "legal-action lists"),
+    ("observe", "observations"),
+    (
+        "rescue-wild",
+        "play after a rescue (the implementation picks the rescued wild itself)",
+    ),
+];
 /// The longest line either side may send, in bytes (without the newline).
 pub const MAX_LINE: usize = 1 << 20;
 /// The default time the harness waits for one reply, in milliseconds.
@@ -663,9 +680,17 @@ impl Server {
         let reply = match kind {
             "hello" => {
                 let v = msg.get("protocol");
-                if v.and_then(Value::as_u64) != Some(VERSION) {
-                    error(format!(
-                        "`protocol`: this server speaks protocol {VERSION}, not {}",
+                match v.and_then(Value::as_u64).filter(|v| VERSIONS.contains(v)) {
+                    Some(version) => {
+                        self.hello = true;
+                        let mut r = json!({"type": "hello", "protocol": version, "name": "push-rummy (reference)"});
+                        if version >= 2 {
+                            r["reports"] = json!(CAPABILITIES.map(|(name, _)| name));
+                        }
+                        r
+                    }
+                    None => error(format!(
+                        "`protocol`: this server speaks protocol 1 or 2, not {}",
                         match v {
                             None => "(missing)".into(),
                             Some(v) if v.as_u64().is_some() => v.to_string(),
@@ -675,10 +700,7 @@ impl Server {
                                 u64::MAX
                             ),
                         }
-                    ))
-                } else {
-                    self.hello = true;
-                    json!({"type": "hello", "protocol": VERSION, "name": "push-rummy (reference)"})
+                    )),
                 }
             }
             "end" => return (json!({"type": "bye"}), After::Quit),

@@ -1069,3 +1069,82 @@ fn random_games_group_three_bugs_into_three_causes_each_shrunk() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// An implementation of protocol 2 that declares neither reason codes nor meld readings (and
+/// leaves them out of its replies) passes on what it does declare, and the report says what was
+/// not compared; one of protocol 1 is compared on everything.
+#[test]
+fn an_implementation_is_compared_on_what_its_hello_declares() {
+    let (code, r) = conform(&["--impl", &format!("{} --capabilities events", mini())]);
+    assert_eq!(code, 0, "{r:#}");
+    assert!(with_verdict(&r, "fail").is_empty(), "{r:#}");
+    assert!(with_verdict(&r, "errored").is_empty(), "{r:#}");
+    assert!(with_verdict(&r, "pass").len() >= 50, "{r:#}");
+    let not_compared: Vec<&str> = r["not_compared"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for what in [
+        "reason codes",
+        "meld readings",
+        "legal-action lists",
+        "observations",
+    ] {
+        assert!(
+            not_compared.iter().any(|n| n.contains(what)),
+            "{what}: {not_compared:?}"
+        );
+    }
+    assert!(
+        !not_compared.iter().any(|n| n.contains("events")),
+        "{not_compared:?}"
+    );
+    // The same engine declaring reason codes too has them compared: they are gone from the list.
+    let imp = format!("{} --capabilities events,reason-codes", mini());
+    let (_, r) = conform(&["conformance/sets", "--impl", &imp]);
+    let listed = r["not_compared"].to_string();
+    assert!(
+        !listed.contains("reason codes") && listed.contains("meld readings"),
+        "{listed}"
+    );
+}
+
+/// `serve` answers `hello` in the version it was offered, 1 or 2; under 2 it declares everything.
+#[test]
+fn serve_answers_each_protocol_version_in_kind() {
+    use std::io::Write as _;
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    {
+        let mut stdin = child.stdin.take().expect("stdin");
+        for v in [1, 2, 3] {
+            writeln!(stdin, r#"{{"type":"hello","protocol":{v}}}"#).expect("write");
+        }
+    }
+    let out = child.wait_with_output().expect("serve ends");
+    let replies: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(replies[0]["protocol"], 1);
+    assert!(replies[0].get("reports").is_none());
+    assert_eq!(replies[1]["protocol"], 2);
+    let reports: Vec<&str> = replies[1]["reports"]
+        .as_array()
+        .expect("reports")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let all: Vec<&str> = push_rummy::suite::protocol::CAPABILITIES
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    assert_eq!(reports, all);
+    assert_eq!(replies[2]["type"], "error");
+}

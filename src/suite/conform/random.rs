@@ -6,7 +6,7 @@
 //! by cause ([`CauseKey`]) and each cause's first one is shrunk to a scenario file (`shrink.rs`)
 //! and written out.
 
-use super::compare::{Stop, at, check_result, check_state, exchange, hello};
+use super::compare::{Caps, Stop, at, check_result, check_state, exchange, hello, start_message};
 use super::implementation::{ImplSpec, Implementation};
 use super::report::Divergence;
 use super::shrink::shrink;
@@ -18,7 +18,6 @@ use crate::engine::game::{Action, Game, MeldSpec, Reason, Stage};
 use crate::rules::disputes::DisputeId;
 use crate::rules::spec;
 use crate::rules::{Loaded, Rules};
-use crate::suite::protocol;
 use crate::suite::scenario::{self, Scenario};
 use crate::suite::transcript::{self, ResultRecord};
 use serde::Serialize;
@@ -47,6 +46,8 @@ pub struct FuzzReport {
     pub found: Option<FuzzFinding>,
     /// Why the run stopped before the last game, if it did.
     pub stopped: Option<String>,
+    /// What the implementation does not report, so was not compared (protocol 2).
+    pub not_compared: Vec<String>,
 }
 
 impl FuzzReport {
@@ -278,6 +279,7 @@ pub fn fuzz(
         causes: Vec::new(),
         found: None,
         stopped: None,
+        not_compared: Vec::new(),
     };
     let players = opts.players.unwrap_or(loaded.rules.players.0);
     let rules = Arc::new(loaded.rules.clone());
@@ -288,6 +290,7 @@ pub fn fuzz(
         report.played += 1;
         let (outcome, dead) = match imp.start(run.timeout) {
             Ok(mut instance) => {
+                let mut not_compared = Vec::new();
                 let outcome = fuzz_game(
                     loaded,
                     game,
@@ -295,7 +298,13 @@ pub fn fuzz(
                     instance.as_mut(),
                     opts,
                     &mut report.actions,
+                    &mut not_compared,
                 );
+                for n in not_compared {
+                    if !report.not_compared.contains(&n) {
+                        report.not_compared.push(n);
+                    }
+                }
                 instance.close();
                 let dead = matches!(outcome, Err(FuzzStop::Dead(_)));
                 (outcome, dead)
@@ -438,9 +447,11 @@ fn fuzz_game(
     imp: &mut dyn Implementation,
     opts: &FuzzOptions,
     actions: &mut u64,
+    not_compared: &mut Vec<String>,
 ) -> Result<(), FuzzStop> {
-    hello(imp).map_err(stop_of_game)?;
-    exchange(imp, &protocol::start_message(loaded, &game), &["ok"])
+    let caps = hello(imp).map_err(stop_of_game)?;
+    *not_compared = caps.not_compared();
+    exchange(imp, &start_message(loaded, &game, &caps), &["ok"])
         .map_err(at(|| "`start`".into()))
         .map_err(stop_of_game)?;
     let bots_by_seat = [Bot::Greedy, Bot::Random];
@@ -459,7 +470,7 @@ fn fuzz_game(
         for a in plays {
             step += 1;
             *actions += 1;
-            play_and_compare(loaded, &mut game, seat, &a, step, imp)?;
+            play_and_compare(loaded, &mut game, seat, &a, step, imp, &caps)?;
         }
     }
     Ok(())
@@ -474,6 +485,7 @@ fn play_and_compare(
     a: &Action,
     step: usize,
     imp: &mut dyn Implementation,
+    caps: &Caps,
 ) -> Result<(), FuzzStop> {
     let before = game.clone();
     let result = apply_on_reference(game, seat, a);
@@ -496,9 +508,14 @@ fn play_and_compare(
     .map_err(at(place))
     .map_err(stop_of_game)?;
     let dummy = fuzz_scenario_stub(loaded, &before);
-    check_result(&result, &reply, step, seat, a, &dummy, &[]).map_err(diverged)?;
+    check_result(&result, &reply, step, seat, a, &dummy, &[], caps).map_err(diverged)?;
+    if result.ok && !caps.rescue_wild && matches!(a, Action::Rescue { .. }) {
+        return Err(FuzzStop::Skipped(format!(
+            "compared up to action {step}, a rescue: the implementation picks the rescued wild itself"
+        )));
+    }
     let want = serde_json::to_value(transcript::state(game)).unwrap_or(Value::Null);
-    check_state(imp, &want, step, Some(seat), Some(a), &dummy, &[]).map_err(diverged)?;
+    check_state(imp, &want, step, Some(seat), Some(a), &dummy, &[], caps).map_err(diverged)?;
     Ok(())
 }
 

@@ -65,6 +65,9 @@ pub struct ScenarioReport {
     /// Dispute readings the scenario exercises (`id=reading`; a bare id in `exercises` counts
     /// for the reading in force).
     pub readings: Vec<String>,
+    /// What the implementation does not report (its `hello`, protocol 2), so was not compared.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_compared: Vec<String>,
 }
 
 /// The result of running a directory of scenarios.
@@ -78,6 +81,8 @@ pub struct SuiteReport {
     pub stopped: Option<String>,
     /// Scenarios not run because the run stopped early.
     pub not_run: usize,
+    /// What the implementation does not report, so was not compared in some scenario.
+    pub not_compared: Vec<String>,
 }
 
 impl SuiteReport {

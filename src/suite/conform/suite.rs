@@ -37,6 +37,7 @@ fn run_one(s: &Scenario, imp: &ImplSpec, opts: &Options) -> (ScenarioReport, boo
         steps: 0,
         rules,
         readings,
+        not_compared: Vec::new(),
     };
     if is_disagreement(&s.file) {
         report.verdict = Verdict::Skipped {
@@ -84,6 +85,7 @@ fn run_one(s: &Scenario, imp: &ImplSpec, opts: &Options) -> (ScenarioReport, boo
         instance.as_mut(),
         &exercised,
         &mut report.steps,
+        &mut report.not_compared,
     );
     instance.close();
     let mut dead = false;
@@ -135,6 +137,11 @@ pub fn run_suite(
         };
         let (r, dead) = run_one(&s, imp, opts);
         each(&r);
+        for n in &r.not_compared {
+            if !report.not_compared.contains(n) {
+                report.not_compared.push(n.clone());
+            }
+        }
         errored_in_a_row = match r.verdict {
             Verdict::Errored { .. } => errored_in_a_row + 1,
             _ => 0,
