@@ -1,5 +1,7 @@
-//! The conformance protocol (version [`VERSION`]): JSON lines between a harness and an
-//! implementation started as a subprocess. Documented in `conformance/README.md` ("The protocol").
+//! The conformance protocol (version [`VERSION`], and 1 before it: [`VERSIONS`]): JSON lines
+//! between a harness and an implementation started as a subprocess. Documented in
+//! `conformance/README.md` ("The protocol"). Version 2 adds to `hello`'s reply what the
+//! implementation reports ([`CAPABILITIES`]).
 //!
 //! This module holds what both sides share: the limits, the `start` message built from a game
 //! (the resolved rules as their key/value listing, the table, and the cards as an explicit
