@@ -91,7 +91,9 @@ fn end_implementations_on_signals() {
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
             conform::end_all();
-            eprintln!("conform: stopped by a signal; the implementation under test was ended");
+            eprintln!(
+                "conform: stopped by signal {sig}; every implementation it had started was ended"
+            );
             std::process::exit(128 + sig);
         }
     });

@@ -349,6 +349,7 @@ fn bad_input_exits_2_with_a_message() {
         vec!["--impl", "/no/such/program", "--random", "1"],
         vec!["--impl", "/no/such/program"],
         vec!["--impl", "no-such-program-of-push-rummy --flag"],
+        vec!["--impl", "./Cargo.toml"],
         vec!["--reading", "two-penalty-value=15"],
     ] {
         let out = Command::new(BIN)

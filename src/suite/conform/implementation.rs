@@ -90,7 +90,7 @@ impl ImplSpec {
     }
 
     /// Whether the command can be started at all: its program exists (a path with a `/` as it
-    /// is, a bare name somewhere on `PATH`) and is a file. Nothing is started.
+    /// is, a bare name somewhere on `PATH`) and is an executable file. Nothing is started.
     ///
     /// # Errors
     /// The program does not exist, in words.
@@ -99,15 +99,23 @@ impl ImplSpec {
             return Ok(());
         };
         let program = &words[0];
+        let runnable = |p: &std::path::Path| {
+            use std::os::unix::fs::PermissionsExt as _;
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        };
+        let path = std::path::Path::new(program);
         let found = if program.contains('/') {
-            std::path::Path::new(program).is_file()
+            runnable(path)
         } else {
             std::env::var_os("PATH").is_some_and(|paths| {
-                std::env::split_paths(&paths).any(|d| d.join(program).is_file())
+                std::env::split_paths(&paths).any(|d| runnable(&d.join(program)))
             })
         };
         if found {
             Ok(())
+        } else if program.contains('/') && path.is_file() {
+            Err(format!("--impl: `{program}`: not executable"))
         } else if program.contains('/') {
             Err(format!("--impl: `{program}`: no such file"))
         } else {
