@@ -7,7 +7,7 @@ use super::common::{Common, Failure, bad_input, load_rules, pretty_json, reading
 use clap::Args;
 use push_rummy::rules::Loaded;
 use push_rummy::suite::conform::{
-    self, Coverage, FuzzReport, ImplSpec, Options, ScenarioReport, SuiteReport, Verdict,
+    self, Coverage, FuzzReport, GameNote, ImplSpec, Options, ScenarioReport, SuiteReport, Verdict,
 };
 use push_rummy::suite::protocol;
 use serde_json::json;
@@ -139,7 +139,20 @@ fn random_games(
         probes: 4,
         fail_fast: a.fail_fast,
     };
-    let report = conform::fuzz(&loaded, imp, &fo, opts).map_err(bad_input)?;
+    // Skips, errors and each new cause are printed as their game ends.
+    let mut each = |g: u64, note: GameNote| {
+        if common.json {
+            return;
+        }
+        match note {
+            GameNote::Skipped(r) => out!("game {g} skipped: {r}"),
+            GameNote::Errored(e) => out!("game {g} ERRORED: {e}"),
+            GameNote::NewCause(n, c) => {
+                out!("game {g} (seed {}): cause {n}: {}", c.first_seed, c.key);
+            }
+        }
+    };
+    let report = conform::fuzz(&loaded, imp, &fo, opts, &mut each).map_err(bad_input)?;
     if let Some(f) = report.causes.iter().find_map(|c| c.finding.as_ref()) {
         // The scenario's first line names the schema beside it, for editors.
         let schema = f.file.with_file_name("scenario.schema.json");
@@ -158,8 +171,9 @@ fn random_games(
     Ok(report.exit_code())
 }
 
-/// What the random games found, for people: counts, skipped and errored games, each cause of
-/// divergence with its count, first seed and shrunk scenario, then the games that ended clean.
+/// What the random games found, for people, after the lines printed as they came: the counts,
+/// each cause of divergence with its count, first seed and shrunk scenario, then the games that
+/// ended clean.
 fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
     out!(
         "{} random game(s) of {} against {} ({}): {} diverged, {} ended clean, {} skipped, {} errored, {} actions",
@@ -173,12 +187,6 @@ fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
         report.errored_games.len(),
         report.actions
     );
-    for (g, r) in &report.skipped_games {
-        out!("  game {g} skipped: {r}");
-    }
-    for (g, e) in &report.errored_games {
-        out!("  game {g} ERRORED: {e}");
-    }
     if !report.causes.is_empty() {
         out!("{} cause(s) of divergence:", report.causes.len());
     }

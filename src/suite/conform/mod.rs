@@ -44,7 +44,9 @@ mod tests;
 
 pub use coverage::{Coverage, CoverageEntry, coverage};
 pub use implementation::{ImplSpec, Implementation, end_all};
-pub use random::{Cause, CauseKey, FUZZ_BOTS, FuzzFinding, FuzzOptions, FuzzReport, fuzz};
+pub use random::{
+    Cause, CauseKey, FUZZ_BOTS, FuzzFinding, FuzzOptions, FuzzReport, GameNote, fuzz,
+};
 pub use report::{Divergence, ScenarioReport, SuiteReport, Verdict, summary};
 pub use suite::{run_scenario, run_suite};
 

@@ -254,8 +254,17 @@ fn run_probes(hand: &Counts, rules: &Rules, cands: &mut Vec<Action>) {
     }
 }
 
+/// What is worth telling of a game as soon as it ends: a skip, an error, or a divergence of a
+/// cause not met before (with its number, from 1).
+pub enum GameNote<'a> {
+    Skipped(&'a str),
+    Errored(&'a str),
+    NewCause(usize, &'a Cause),
+}
+
 /// Plays `opts.games` random games with the built-in players against the implementation, each
-/// to its end or to its own first divergence; groups the divergences by cause ([`CauseKey`]) and
+/// to its end or to its own first divergence (handing `each` what is worth telling of a game as
+/// it ends); groups the divergences by cause ([`CauseKey`]) and
 /// shrinks the first divergence of each cause to a scenario written to `opts.out`. With
 /// `opts.fail_fast` the run stops at the first divergence. Unless `run.keep_going`, it stops when
 /// the implementation does not answer `hello` or [`ERRORED_IN_A_ROW`] games in a row errored.
@@ -267,6 +276,7 @@ pub fn fuzz(
     imp: &ImplSpec,
     opts: &FuzzOptions,
     run: &Options,
+    each: &mut dyn FnMut(u64, GameNote),
 ) -> Result<FuzzReport, String> {
     let mut report = FuzzReport {
         games: opts.games,
@@ -317,8 +327,14 @@ pub fn fuzz(
         };
         match outcome {
             Ok(()) => report.clean_games += 1,
-            Err(FuzzStop::Skipped(r)) => report.skipped_games.push((i, r)),
-            Err(FuzzStop::Errored(e) | FuzzStop::Dead(e)) => report.errored_games.push((i, e)),
+            Err(FuzzStop::Skipped(r)) => {
+                each(i, GameNote::Skipped(&r));
+                report.skipped_games.push((i, r));
+            }
+            Err(FuzzStop::Errored(e) | FuzzStop::Dead(e)) => {
+                each(i, GameNote::Errored(&e));
+                report.errored_games.push((i, e));
+            }
             Err(FuzzStop::Diverged {
                 before,
                 seat,
@@ -372,6 +388,9 @@ pub fn fuzz(
                     report.found.clone_from(&cause.finding);
                 }
                 report.causes.push(cause);
+                if let Some(c) = report.causes.last() {
+                    each(i, GameNote::NewCause(report.causes.len(), c));
+                }
                 if opts.fail_fast {
                     if i + 1 < opts.games {
                         report.stopped = Some(format!(
