@@ -1149,3 +1149,45 @@ fn serve_answers_each_protocol_version_in_kind() {
     assert_eq!(reports, all);
     assert_eq!(replies[2]["type"], "error");
 }
+
+/// Each verdict is printed as its scenario ends, not at the end of the run: the first line is
+/// there while the second scenario is still waiting for its reply.
+#[test]
+fn verdicts_are_printed_as_they_come() {
+    use std::io::BufRead as _;
+    let dir = tmp("streamed");
+    let script = hanging_wrapper(&dir);
+    let two = dir.join("scenarios");
+    std::fs::create_dir_all(&two).expect("a directory");
+    copy_scenarios(
+        &two,
+        &[
+            "push/push-to-the-left.yaml",
+            "runs/no-turning-the-corner.yaml",
+        ],
+    );
+    let started = Instant::now();
+    let mut child = Command::new(BIN)
+        .args(["conform", two.to_str().expect("utf-8"), "--impl", &script])
+        .args(["--timeout", "1500", "--keep-going"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("push-rummy runs");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let first = lines.next().expect("a line").expect("text");
+    // One timeout (1.5 s) in, not two.
+    assert!(
+        started.elapsed() < Duration::from_millis(2800),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(first.starts_with("ERRORED"), "{first}");
+    assert!(
+        child.try_wait().expect("a status").is_none(),
+        "the first verdict came only at the end"
+    );
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(rest[0].starts_with("ERRORED"), "{rest:?}");
+    assert!(child.wait().expect("conform ends").code() == Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
