@@ -117,7 +117,7 @@ impl Caps {
     }
 
     /// The capabilities of a `reports` list.
-    fn from_names(version: u64, names: &[Value]) -> Result<Caps, String> {
+    pub fn from_names(version: u64, names: &[Value]) -> Result<Caps, String> {
         let mut caps = Caps {
             version,
             reason_codes: false,

@@ -113,3 +113,24 @@ fn a_hanging_implementation_leaves_no_thread_or_pipe_behind() {
     assert_eq!(during, vec![before; 2]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a `hello` of protocol 2 declares is what is compared; the rest is listed as not compared,
+/// and a name the protocol does not know is refused.
+#[test]
+fn declared_capabilities_decide_what_is_not_compared() {
+    use super::compare::Caps;
+    use crate::suite::protocol::CAPABILITIES;
+    assert!(Caps::all(1).not_compared().is_empty());
+    let caps = Caps::from_names(2, &[json!("events"), json!("legal")]).unwrap();
+    assert!(caps.events && caps.legal && !caps.readings && !caps.reason_codes);
+    let undeclared: Vec<String> = CAPABILITIES
+        .iter()
+        .filter(|(n, _)| !["events", "legal"].contains(n))
+        .map(|(_, what)| (*what).to_string())
+        .collect();
+    assert_eq!(caps.not_compared(), undeclared);
+    let none = Caps::from_names(2, &[]).unwrap();
+    assert_eq!(none.not_compared().len(), CAPABILITIES.len());
+    let e = Caps::from_names(2, &[json!("telepathy")]).unwrap_err();
+    assert!(e.contains("telepathy") && e.contains("reason-codes"), "{e}");
+}
