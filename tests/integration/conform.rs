@@ -955,6 +955,11 @@ fn errored_random_games_are_a_failure() {
 fn serve_says_what_is_wrong_with_a_value_and_keeps_its_replies_short() {
     use std::io::Write as _;
     let huge_type = format!(r#"{{"type":"{}"}}"#, "y".repeat(1_048_000));
+    // A hand of 500 aces of spades: the message counts them all.
+    let s =
+        scenario::load(&root().join("conformance/push/push-to-the-left.yaml"), &[]).expect("loads");
+    let mut start = push_rummy::suite::protocol::start_message(&s.rules, &s.game);
+    start["position"]["hands"][0] = serde_json::json!(vec!["AS"; 500]);
     let lines = [
         r#"{"type":"hello","protocol":99999999999999999999999999999}"#.to_string(),
         r#"{"type":"hello","protocol":-1}"#.to_string(),
@@ -962,6 +967,8 @@ fn serve_says_what_is_wrong_with_a_value_and_keeps_its_replies_short() {
         r#"{"type":"hello"}"#.to_string(),
         r#"{"type":42}"#.to_string(),
         huge_type,
+        r#"{"type":"hello","protocol":1}"#.to_string(),
+        start.to_string(),
     ];
     let mut child = Command::new(BIN)
         .arg("serve")
@@ -993,6 +1000,22 @@ fn serve_says_what_is_wrong_with_a_value_and_keeps_its_replies_short() {
         "{}",
         message(4)
     );
+    let p = &start["position"];
+    let lists = p["hands"].as_array().into_iter().flatten();
+    let lists = lists.chain([&p["stock"], &p["discard"]]);
+    let table = p["table"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| &m["cards"]);
+    let aces = lists
+        .chain(table)
+        .flat_map(|l| l.as_array().into_iter().flatten())
+        .filter(|c| *c == "AS")
+        .count();
+    assert!(aces > 500);
+    let placed = format!("AS is placed {aces} times");
+    assert!(message(7).contains(&placed), "{placed}: {}", message(7));
     for l in text.lines() {
         assert!(l.len() < 4096, "a reply of {} bytes", l.len());
     }
