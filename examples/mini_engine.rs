@@ -9,7 +9,11 @@
 //!
 //! Seeded bugs, to prove that the harness catches them: `--bug wrap-runs` (a run may turn the
 //! corner K-A-2), `--bug duplicate-suits` (a set may repeat a suit), `--bug pusher-no-draw` (the
-//! pusher does not draw). Build: `cargo build --example mini_engine`; run the suite against it:
+//! pusher does not draw); `--bug` may be given several times to switch on several at once.
+//!
+//! `--capabilities LIST` (comma-separated, e.g. `events,legal`) makes it speak protocol 2: its
+//! `hello` declares LIST as what it reports, and its replies leave out the reason codes, events
+//! and meld readings that LIST does not name, as an engine that has none would. Build: `cargo build --example mini_engine`; run the suite against it:
 //! `push-rummy conform --impl 'target/debug/examples/mini_engine --bug wrap-runs'`.
 
 use serde_json::{Value, json};
@@ -177,12 +181,22 @@ impl Reading {
     }
 }
 
+/// A seeded bug (`--bug NAME`, repeatable).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bug {
-    None,
-    WrapRuns,
-    DuplicateSuits,
-    PusherNoDraw,
+    WrapRuns = 1,
+    DuplicateSuits = 2,
+    PusherNoDraw = 4,
+}
+
+/// The seeded bugs switched on.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Bugs(u8);
+
+impl Bugs {
+    fn on(self, bug: Bug) -> bool {
+        self.0 & bug as u8 != 0
+    }
 }
 
 /// Every reading of `cards` (at most `kind`), with the declarations holding; `Err` for what this
@@ -191,7 +205,7 @@ fn readings(
     cards: &[Card],
     kind: Option<bool>,
     declared: &[(Card, Target)],
-    bug: Bug,
+    bug: Bugs,
 ) -> Result<Vec<Reading>, String> {
     let fixed: Vec<Card> = cards.iter().copied().filter(|c| !is_wild(*c)).collect();
     let floaters: Vec<Card> = cards.iter().copied().filter(|c| is_wild(*c)).collect();
@@ -207,7 +221,7 @@ fn readings(
     let mut suits: Vec<u8> = fixed.iter().map(|c| suit(*c)).collect();
     suits.sort_unstable();
     suits.dedup();
-    let distinct = suits.len() == fixed.len() || bug == Bug::DuplicateSuits;
+    let distinct = suits.len() == fixed.len() || bug.on(Bug::DuplicateSuits);
     if kind != Some(true)
         && fixed.iter().all(|c| rank(*c) == r)
         && distinct
@@ -239,7 +253,7 @@ fn readings(
     let s = suit(fixed[0]);
     let n = cards.len() as u8;
     if kind != Some(false) && fixed.iter().all(|c| suit(*c) == s) && (3..=13).contains(&n) {
-        let starts: Vec<u8> = if bug == Bug::WrapRuns {
+        let starts: Vec<u8> = if bug.on(Bug::WrapRuns) {
             (1..=13).collect()
         } else {
             (1..=14 - n + 1).collect()
@@ -552,7 +566,7 @@ struct TableMeld {
 }
 
 struct Game {
-    bug: Bug,
+    bug: Bugs,
     points: [u32; 53],
     stall_limit: u32,
     /// Per deal: cards dealt, contract as (is a run, minimum size).
@@ -802,7 +816,7 @@ impl Game {
         ev.push(json!({"event": "pushed", "seat": seat, "to": to,
                 "discard": top.map(name), "stock": [name(pushed)], "face_up": true}));
         self.stage = "play";
-        if self.bug != Bug::PusherNoDraw {
+        if !self.bug.on(Bug::PusherNoDraw) {
             let Some(c) = self.stock.pop() else {
                 self.end_hand(None, false, ev);
                 return Ok(());
@@ -958,7 +972,7 @@ impl Game {
 }
 
 /// Reads the `start` message: the rules (or why they are not supported) and the position.
-fn start(msg: &Value, bug: Bug) -> Result<Game, Outcome> {
+fn start(msg: &Value, bug: Bugs) -> Result<Game, Outcome> {
     let unsupported = |why: String| Outcome::Unsupported(why);
     let values = msg["rules"]["values"]
         .as_object()
@@ -1112,8 +1126,20 @@ fn start(msg: &Value, bug: Bug) -> Result<Game, Outcome> {
 // ---------------------------------------------------------------- the protocol
 
 struct Mini {
-    bug: Bug,
+    bug: Bugs,
     game: Option<Game>,
+    /// `--capabilities LIST`: what it declares it reports in a `hello` of protocol 2, and leaves
+    /// out of its replies the rest (reason codes, events, meld readings); `None`: protocol 1,
+    /// everything.
+    reports: Option<Vec<String>>,
+}
+
+impl Mini {
+    fn reports(&self, what: &str) -> bool {
+        self.reports
+            .as_ref()
+            .is_none_or(|r| r.iter().any(|x| x == what))
+    }
 }
 
 impl Mini {
@@ -1121,7 +1147,13 @@ impl Mini {
     fn handle(&mut self, msg: &Value) -> Value {
         let unsupported = |why: String| json!({"type": "unsupported", "reason": why});
         match msg["type"].as_str().unwrap_or("") {
-            "hello" => json!({"type": "hello", "protocol": 1, "name": "mini-engine"}),
+            "hello" => match &self.reports {
+                // Protocol 2 where the harness offers it: the hello declares what is reported.
+                Some(r) if msg["protocol"].as_u64().is_some_and(|v| v >= 2) => {
+                    json!({"type": "hello", "protocol": 2, "name": "mini-engine", "reports": r})
+                }
+                _ => json!({"type": "hello", "protocol": 1, "name": "mini-engine"}),
+            },
             "start" => match start(msg, self.bug) {
                 Ok(g) => {
                     self.game = Some(g);
@@ -1143,16 +1175,32 @@ impl Mini {
                 match next.apply(msg["seat"].as_u64().unwrap_or(99) as u8, &act) {
                     Ok(events) => {
                         self.game = Some(next);
-                        json!({"type": "ok", "events": events})
+                        if self.reports("events") {
+                            json!({"type": "ok", "events": events})
+                        } else {
+                            json!({"type": "ok"})
+                        }
                     }
                     Err(Outcome::Rejected((code, message))) => {
-                        json!({"type": "rejected", "reason": code, "message": message})
+                        if self.reports("reason-codes") {
+                            json!({"type": "rejected", "reason": code, "message": message})
+                        } else {
+                            json!({"type": "rejected", "message": message})
+                        }
                     }
                     Err(Outcome::Unsupported(why)) => unsupported(why),
                 }
             }
             "state" => match &self.game {
-                Some(g) => json!({"type": "state", "state": g.state()}),
+                Some(g) => {
+                    let mut state = g.state();
+                    if !self.reports("readings") {
+                        for m in state["table"].as_array_mut().into_iter().flatten() {
+                            m.as_object_mut().map(|m| m.remove("readings"));
+                        }
+                    }
+                    json!({"type": "state", "state": state})
+                }
                 None => json!({"type": "error", "message": "no game"}),
             },
             "observe" | "legal" => {
@@ -1200,24 +1248,37 @@ impl Game {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let bug = match args
-        .iter()
-        .position(|a| a == "--bug")
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str)
+    // `--bug NAME`, as often as there are bugs to switch on.
+    let mut bug = Bugs::default();
+    for name in args
+        .windows(2)
+        .filter(|w| w[0] == "--bug")
+        .map(|w| w[1].as_str())
     {
-        None => Bug::None,
-        Some("wrap-runs") => Bug::WrapRuns,
-        Some("duplicate-suits") => Bug::DuplicateSuits,
-        Some("pusher-no-draw") => Bug::PusherNoDraw,
-        Some(other) => {
-            eprintln!(
-                "mini_engine: unknown bug `{other}` (wrap-runs, duplicate-suits, pusher-no-draw)"
-            );
-            std::process::exit(2);
-        }
+        bug.0 |= match name {
+            "wrap-runs" => Bug::WrapRuns,
+            "duplicate-suits" => Bug::DuplicateSuits,
+            "pusher-no-draw" => Bug::PusherNoDraw,
+            other => {
+                eprintln!(
+                    "mini_engine: unknown bug `{other}` (wrap-runs, duplicate-suits, pusher-no-draw)"
+                );
+                std::process::exit(2);
+            }
+        } as u8;
+    }
+    // `--capabilities LIST`: protocol 2, declaring LIST (comma-separated) and reporting only that.
+    let reports = args.windows(2).find(|w| w[0] == "--capabilities").map(|w| {
+        w[1].split(',')
+            .filter(|n| !n.is_empty())
+            .map(String::from)
+            .collect()
+    });
+    let mut mini = Mini {
+        bug,
+        game: None,
+        reports,
     };
-    let mut mini = Mini { bug, game: None };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     // One JSON object per line in, one per line out.

@@ -64,7 +64,8 @@ enum Command {
     /// Run the conformance scenarios against the built-in engine or an external implementation
     /// (`--impl 'COMMAND'`, speaking the protocol), step by step. Exit 0: all pass (skips
     /// allowed); 1: a scenario failed or errored; 2: bad input. With `--random N`: differential
-    /// fuzzing with the built-in players, the first divergence shrunk to a scenario file.
+    /// fuzzing with the built-in players, the divergences grouped by cause, each cause's first
+    /// one shrunk to a scenario file.
     Conform(cli::conform::ConformArgs),
     /// Explain a rejection reason code (`push-not-allowed`), a dispute (`frozen-two`), one of its
     /// readings (`frozen-two=position`) or a rule (`sets.min-size`), with the sources behind it.

@@ -7,7 +7,7 @@ use super::common::{Common, Failure, bad_input, load_rules, pretty_json, reading
 use clap::Args;
 use push_rummy::rules::Loaded;
 use push_rummy::suite::conform::{
-    self, Coverage, FuzzReport, ImplSpec, Options, SuiteReport, Verdict,
+    self, Coverage, FuzzReport, GameNote, ImplSpec, Options, ScenarioReport, SuiteReport, Verdict,
 };
 use push_rummy::suite::protocol;
 use serde_json::json;
@@ -39,6 +39,13 @@ pub struct ConformArgs {
     /// Milliseconds to wait for each reply of the implementation.
     #[arg(long, default_value_t = protocol::DEFAULT_TIMEOUT_MS)]
     pub timeout: u64,
+    /// Run every scenario (or random game) even when the implementation does not answer `hello`
+    /// or errors 5 in a row.
+    #[arg(long)]
+    pub keep_going: bool,
+    /// With --random: stop at the first divergence instead of playing every game.
+    #[arg(long)]
+    pub fail_fast: bool,
 }
 
 pub fn run(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
@@ -49,9 +56,12 @@ pub fn run(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
     if a.timeout == 0 {
         return Err(bad_input("--timeout: give at least 1 millisecond".into()));
     }
+    imp.check_program().map_err(bad_input)?;
     let opts = Options {
         timeout: std::time::Duration::from_millis(a.timeout),
+        keep_going: a.keep_going,
     };
+    end_implementations_on_signals();
     if let Some(n) = a.random {
         return random_games(common, a, &imp, &opts, n);
     }
@@ -69,6 +79,24 @@ pub fn run(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
         return coverage(common, path);
     }
     run_suite(common, path, &imp, &opts)
+}
+
+/// On SIGTERM or SIGINT, ends the implementations running (each with its process group) and
+/// exits with 128 + the signal's number, as a shell reports a process a signal ended.
+fn end_implementations_on_signals() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            conform::end_all();
+            eprintln!(
+                "conform: stopped by signal {sig}; every implementation it had started was ended"
+            );
+            std::process::exit(128 + sig);
+        }
+    });
 }
 
 /// `--random N`: random games against the implementation under `--rules` and `--reading`;
@@ -109,9 +137,23 @@ fn random_games(
         players: a.players,
         out: std::path::PathBuf::from(&a.out),
         probes: 4,
+        fail_fast: a.fail_fast,
     };
-    let report = conform::fuzz(&loaded, imp, &fo, opts).map_err(bad_input)?;
-    if let Some(f) = &report.found {
+    // Skips, errors and each new cause are printed as their game ends.
+    let mut each = |g: u64, note: GameNote| {
+        if common.json {
+            return;
+        }
+        match note {
+            GameNote::Skipped(r) => out!("game {g} skipped: {r}"),
+            GameNote::Errored(e) => out!("game {g} ERRORED: {e}"),
+            GameNote::NewCause(n, c) => {
+                out!("game {g} (seed {}): cause {n}: {}", c.first_seed, c.key);
+            }
+        }
+    };
+    let report = conform::fuzz(&loaded, imp, &fo, opts, &mut each).map_err(bad_input)?;
+    if let Some(f) = report.causes.iter().find_map(|c| c.finding.as_ref()) {
         // The scenario's first line names the schema beside it, for editors.
         let schema = f.file.with_file_name("scenario.schema.json");
         let text = push_rummy::help::schema::text(&push_rummy::help::schema::scenario());
@@ -126,45 +168,76 @@ fn random_games(
     } else {
         print_fuzz_report(&report, &loaded, imp);
     }
-    let code = if report.found.is_some() || !report.errored_games.is_empty() {
-        1
-    } else {
-        0
-    };
-    Ok(code)
+    Ok(report.exit_code())
 }
 
-/// What the random games found, for people: counts, skipped and errored games, the divergence
-/// and the file its shrunk scenario went to.
+/// What the random games found, for people, after the lines printed as they came: the counts,
+/// each cause of divergence with its count, first seed and shrunk scenario, then the games that
+/// ended clean.
 fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
     out!(
-        "{} random game(s) of {} against {} ({}): {} compared to the end, {} skipped, {} errored, {} actions",
-        report.games,
+        "{} random game(s) of {} against {} ({}): {} diverged, {} ended clean, {} skipped, {} errored, {} actions",
+        report.played,
         loaded.rules.name,
         imp.describe(),
         conform::FUZZ_BOTS,
-        report.compared_games,
+        report.diverged_games,
+        report.clean_games,
         report.skipped_games.len(),
         report.errored_games.len(),
         report.actions
     );
-    for (g, r) in &report.skipped_games {
-        out!("  game {g} skipped: {r}");
+    if !report.causes.is_empty() {
+        out!("{} cause(s) of divergence:", report.causes.len());
     }
-    for (g, e) in &report.errored_games {
-        out!("  game {g} errored: {e}");
-    }
-    if let Some(f) = &report.found {
+    for (i, c) in report.causes.iter().enumerate() {
+        let at = c.finding.as_ref().map_or(String::new(), |f| {
+            let o = &f.original;
+            match (o.seat, &o.action) {
+                (Some(s), Some(a)) => format!(" at action {} (seat {s}: {a})", o.step),
+                _ => format!(" at action {}", o.step),
+            }
+        });
         out!(
-            "DIVERGENCE in game {} (seed {}) at action {}",
-            f.game,
-            f.seed,
-            f.original
+            "{}. {}: {} game(s); first: game {} (seed {}){at}",
+            i + 1,
+            c.key,
+            c.count,
+            c.first_game,
+            c.first_seed,
         );
-        out!("shrunk to one action: {}", f.shrunk);
-        out!("{}", f.file.display());
-    } else {
-        out!("no divergence");
+        match (&c.finding, &c.not_shrunk) {
+            (Some(f), _) => {
+                out!("   shrunk: {}", f.shrunk);
+                out!("   {}", f.file.display());
+            }
+            (None, Some(why)) => out!("   not shrunk: {why}"),
+            (None, None) => {}
+        }
+    }
+    if let Some(why) = &report.stopped {
+        out!("{why}");
+    }
+    print_not_compared(&report.not_compared);
+    let clean = format!(
+        "{} of {} game(s) played ended clean",
+        report.clean_games, report.played
+    );
+    match (report.causes.len(), report.errored_games.len()) {
+        (0, 0) if report.stopped.is_none() => out!("{clean}: no divergence"),
+        (0, e) => out!("{clean}; {e} errored: a failure, whatever the rest"),
+        (n, 0) => out!("{clean}; {n} cause(s) of divergence"),
+        (n, e) => out!("{clean}; {n} cause(s) of divergence, {e} errored"),
+    }
+}
+
+/// What the implementation's `hello` does not declare, so the harness did not compare.
+fn print_not_compared(what: &[String]) {
+    if !what.is_empty() {
+        out!(
+            "not compared (the implementation does not report them): {}",
+            what.join("; ")
+        );
     }
 }
 
@@ -241,8 +314,15 @@ fn print_coverage(cov: &Coverage) {
 }
 
 /// The suite's scenarios against the implementation, each verdict a line and the counts.
+/// The suite's scenarios against the implementation: each verdict printed as it comes (without
+/// `--json`), then the counts.
 fn run_suite(common: &Common, path: &Path, imp: &ImplSpec, opts: &Options) -> Result<u8, Failure> {
-    let report = conform::run_suite(path, imp, opts).map_err(bad_input)?;
+    let mut each = |r: &ScenarioReport| {
+        if !common.json {
+            print_verdict(r);
+        }
+    };
+    let report = conform::run_suite(path, imp, opts, &mut each).map_err(bad_input)?;
     for (f, d) in &report.invalid {
         eprint!("{f} does not load:\n{d}");
     }
@@ -252,21 +332,27 @@ fn run_suite(common: &Common, path: &Path, imp: &ImplSpec, opts: &Options) -> Re
         v["summary"] = json!(conform::summary(&report));
         out!("{}", pretty_json(&v));
     } else {
-        print_suite_report(&report);
+        print_suite_counts(&report);
     }
     Ok(report.exit_code())
 }
 
-/// The suite's verdicts for people.
-fn print_suite_report(report: &SuiteReport) {
-    for r in &report.scenarios {
-        match &r.verdict {
-            Verdict::Pass => out!("pass     {}", r.file),
-            Verdict::Fail { divergence } => out!("FAIL     {}: {divergence}", r.file),
-            Verdict::Skipped { reason } => out!("skipped  {}: {reason}", r.file),
-            Verdict::Errored { error } => out!("ERRORED  {}: {error}", r.file),
-        }
+/// One scenario's verdict for people.
+fn print_verdict(r: &ScenarioReport) {
+    match &r.verdict {
+        Verdict::Pass => out!("pass     {}", r.file),
+        Verdict::Fail { divergence } => out!("FAIL     {}: {divergence}", r.file),
+        Verdict::Skipped { reason } => out!("skipped  {}: {reason}", r.file),
+        Verdict::Errored { error } => out!("ERRORED  {}: {error}", r.file),
     }
+}
+
+/// The suite's counts for people, after the verdicts (and why it stopped, if early).
+fn print_suite_counts(report: &SuiteReport) {
+    if let Some(why) = &report.stopped {
+        out!("{why}");
+    }
+    print_not_compared(&report.not_compared);
     out!(
         "{} scenario(s) against {}: {} pass, {} fail, {} skipped, {} errored{}",
         report.scenarios.len(),

@@ -154,6 +154,11 @@ pub fn check_pack(
     for card in Card::all() {
         let (h, w) = (have.count(card), want.count(card));
         if h > w {
+            // Counted again here: the hand's count of one card stops at 255.
+            let h: usize = placed
+                .iter()
+                .map(|(_, v)| v.iter().filter(|&&c| c == card).count())
+                .sum();
             let places: Vec<&str> = placed
                 .iter()
                 .filter(|(_, v)| v.contains(&card))

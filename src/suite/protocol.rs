@@ -1,5 +1,7 @@
-//! The conformance protocol (version [`VERSION`]): JSON lines between a harness and an
-//! implementation started as a subprocess. Documented in `conformance/README.md` ("The protocol").
+//! The conformance protocol (version [`VERSION`], and 1 before it: [`VERSIONS`]): JSON lines
+//! between a harness and an implementation started as a subprocess. Documented in
+//! `conformance/README.md` ("The protocol"). Version 2 adds to `hello`'s reply what the
+//! implementation reports ([`CAPABILITIES`]).
 //!
 //! This module holds what both sides share: the limits, the `start` message built from a game
 //! (the resolved rules as their key/value listing, the table, and the cards as an explicit
@@ -20,8 +22,25 @@ use crate::suite::transcript::{self, event_json, reading_text, rules_listing};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
-/// The protocol version this harness and server speak.
-pub const VERSION: u64 = 1;
+/// The newest protocol version this harness and server speak; they speak [`VERSIONS`].
+pub const VERSION: u64 = 2;
+/// The versions spoken: 1, and 2, whose `hello` reply declares what the implementation reports
+/// ([`CAPABILITIES`]).
+pub const VERSIONS: [u64; 2] = [1, 2];
+/// What an implementation may declare it reports in its `hello` reply of protocol 2 (`reports`),
+/// with what the harness leaves uncompared where it is not declared. Hands, stock, discard pile,
+/// table cards and totals are compared whatever it declares.
+pub const CAPABILITIES: [(&str, &str); 6] = [
+    ("reason-codes", "the reason codes of refused actions"),
+    ("events", "the events of accepted actions"),
+    ("readings", "meld readings"),
+    ("legal", "legal-action lists"),
+    ("observe", "observations"),
+    (
+        "rescue-wild",
+        "play after a rescue (the implementation picks the rescued wild itself)",
+    ),
+];
 /// The longest line either side may send, in bytes (without the newline).
 pub const MAX_LINE: usize = 1 << 20;
 /// The default time the harness waits for one reply, in milliseconds.
@@ -600,8 +619,29 @@ pub fn compared_legal(game: &Game) -> Vec<String> {
         .collect()
 }
 
+/// An `error` reply. Its message is cut to [`MAX_MESSAGE`] characters: a message may quote the
+/// input, and a reply obeys the line limit as the input does.
 fn error(msg: impl Into<String>) -> Value {
-    json!({"type": "error", "message": msg.into()})
+    let msg = msg.into();
+    let msg = if msg.chars().count() > MAX_MESSAGE {
+        format!("{}…", msg.chars().take(MAX_MESSAGE).collect::<String>())
+    } else {
+        msg
+    };
+    json!({"type": "error", "message": msg})
+}
+
+/// The longest message of an `error` reply, in characters.
+const MAX_MESSAGE: usize = 2000;
+
+/// A value of the input quoted in a message: its JSON text, cut to 80 characters.
+fn shown(v: &Value) -> String {
+    let t = v.to_string();
+    if t.chars().count() > 80 {
+        format!("{}…", t.chars().take(80).collect::<String>())
+    } else {
+        t
+    }
 }
 
 impl Server {
@@ -621,23 +661,48 @@ impl Server {
 
     /// One message and its reply.
     pub fn handle(&mut self, msg: &Value) -> (Value, After) {
-        let Some(kind) = msg.get("type").and_then(Value::as_str) else {
-            return (
-                error("`type`: missing (every message has a type)"),
-                After::Continue,
-            );
+        let kind = match msg.get("type") {
+            Some(Value::String(k)) => k.as_str(),
+            Some(other) => {
+                return (
+                    error(format!(
+                        "`type`: expected a message type as a string, got {}",
+                        shown(other)
+                    )),
+                    After::Continue,
+                );
+            }
+            None => {
+                return (
+                    error("`type`: missing (every message has a type)"),
+                    After::Continue,
+                );
+            }
         };
         let reply = match kind {
             "hello" => {
-                let v = msg.get("protocol").and_then(Value::as_u64);
-                if v != Some(VERSION) {
-                    error(format!(
-                        "`protocol`: this server speaks protocol {VERSION}, not {}",
-                        v.map_or("(missing)".into(), |v| v.to_string())
-                    ))
-                } else {
-                    self.hello = true;
-                    json!({"type": "hello", "protocol": VERSION, "name": "push-rummy (reference)"})
+                let v = msg.get("protocol");
+                match v.and_then(Value::as_u64).filter(|v| VERSIONS.contains(v)) {
+                    Some(version) => {
+                        self.hello = true;
+                        let mut r = json!({"type": "hello", "protocol": version, "name": "push-rummy (reference)"});
+                        if version >= 2 {
+                            r["reports"] = json!(CAPABILITIES.map(|(name, _)| name));
+                        }
+                        r
+                    }
+                    None => error(format!(
+                        "`protocol`: this server speaks protocol 1 or 2, not {}",
+                        match v {
+                            None => "(missing)".into(),
+                            Some(v) if v.as_u64().is_some() => v.to_string(),
+                            Some(v) => format!(
+                                "{} (a version is a whole number from 1 to {})",
+                                shown(v),
+                                u64::MAX
+                            ),
+                        }
+                    )),
                 }
             }
             "end" => return (json!({"type": "bye"}), After::Quit),
@@ -663,7 +728,8 @@ impl Server {
                 None => error("no game: send `start` first"),
             },
             other => error(format!(
-                "`type`: unknown message type `{other}` (hello, start, apply, state, observe, legal, end)"
+                "`type`: unknown message type {} (hello, start, apply, state, observe, legal, end)",
+                shown(&Value::String(other.into()))
             )),
         };
         (reply, After::Continue)
@@ -756,7 +822,14 @@ pub fn serve(
             Ok(msg) => server.handle(&msg),
             Err(e) => (error(format!("not JSON: {e}")), After::Continue),
         };
-        writeln!(output, "{reply}")?;
+        let mut text = reply.to_string();
+        if text.len() > MAX_LINE {
+            text = error(format!(
+                "the reply would be longer than {MAX_LINE} bytes: not sent"
+            ))
+            .to_string();
+        }
+        writeln!(output, "{text}")?;
         output.flush()?;
         if after == After::Quit {
             return Ok(());

@@ -291,8 +291,13 @@ fn broken_implementations_are_errored_and_the_harness_goes_on() {
 
 /// Broken implementations: what each does wrong, its command, and what the error of each
 /// scenario run against it says.
-const BROKEN: [(&str, &str, &str); 4] = [
+const BROKEN: [(&str, &str, &str); 5] = [
     ("hangs", "sh -c 'sleep 30'", "no reply"),
+    (
+        "hangs after a word on stderr",
+        "sh -c 'echo warming up >&2; sleep 30'",
+        "its stderr ends: warming up",
+    ),
     (
         "dies mid-game",
         r#"sh -c 'read a; echo "{\"type\":\"hello\",\"protocol\":1}"; read b; echo "{\"type\":\"ok\",\"events\":[]}"; read c; echo boom >&2; exit 3'"#,
@@ -322,7 +327,7 @@ fn copy_scenarios(dir: &Path, files: &[&str]) {
 /// second, answers 1 within 15 seconds, both scenarios errored with `expect` in their error.
 fn both_scenarios_errored(d: &str, what: &str, imp: &str, expect: &str) {
     let started = Instant::now();
-    let (code, r) = conform(&[d, "--impl", imp, "--timeout", "1000"]);
+    let (code, r) = conform(&[d, "--impl", imp, "--timeout", "1000", "--keep-going"]);
     let took = started.elapsed();
     assert_eq!(code, 1, "{what}: {r:#}");
     let errored = with_verdict(&r, "errored");
@@ -342,6 +347,9 @@ fn bad_input_exits_2_with_a_message() {
         vec!["--impl", "'unclosed"],
         vec!["--random", "3"],
         vec!["--impl", "/no/such/program", "--random", "1"],
+        vec!["--impl", "/no/such/program"],
+        vec!["--impl", "no-such-program-of-push-rummy --flag"],
+        vec!["--impl", "./Cargo.toml"],
         vec!["--reading", "two-penalty-value=15"],
     ] {
         let out = Command::new(BIN)
@@ -750,4 +758,459 @@ fn a_position_in_a_buy_window_is_checked() {
         let e = Game::from_position(Arc::clone(rules), &start, &p).expect_err("refused");
         assert_eq!(e.place, Place::Buying, "{p:?}: {}", e.message);
     }
+}
+
+/// The processes started by a command run with `PUSH_RUMMY_TEST_MARK=mark` in its environment
+/// (every descendant inherits it, whatever its process group): their pids, from /proc.
+fn marked_processes(mark: &str) -> Vec<String> {
+    let want = format!("PUSH_RUMMY_TEST_MARK={mark}");
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter(|e| {
+            std::fs::read(e.path().join("environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == want.as_bytes()))
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A wrapper script whose child never replies.
+fn hanging_wrapper(dir: &Path) -> String {
+    use std::os::unix::fs::PermissionsExt as _;
+    let script = dir.join("hang.sh");
+    std::fs::write(&script, "#!/bin/sh\nsleep 1000\n").expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    script.display().to_string()
+}
+
+/// Against a wrapper script whose child never replies, the whole suite costs one timeout: the
+/// run stops at the first `hello` and says why, and neither the script nor its child is left.
+#[test]
+fn a_hanging_wrapper_costs_one_timeout_and_leaves_no_process_behind() {
+    let dir = tmp("hanging-wrapper");
+    let script = hanging_wrapper(&dir);
+    let mark = format!("hang-{}", std::process::id());
+    let started = Instant::now();
+    let out = Command::new(BIN)
+        .current_dir(root())
+        .env("PUSH_RUMMY_TEST_MARK", &mark)
+        .args(["conform", "--impl", &script, "--timeout", "1000", "--json"])
+        .output()
+        .expect("push-rummy runs");
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(1));
+    let r: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(with_verdict(&r, "errored").len(), 1, "{r:#}");
+    assert_eq!(r["scenarios"].as_array().map(Vec::len), Some(1), "{r:#}");
+    assert_eq!(r["not_run"], scenario_count() - 1);
+    assert!(
+        r["stopped"].as_str().is_some_and(|s| s.contains("hello")),
+        "{r:#}"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_eq!(marked_processes(&mark), Vec::<String>::new());
+    // With --keep-going each scenario costs its timeout, and still nothing is left.
+    let two = tmp("hanging-wrapper-two");
+    copy_scenarios(
+        &two,
+        &[
+            "push/push-to-the-left.yaml",
+            "runs/no-turning-the-corner.yaml",
+        ],
+    );
+    let status = Command::new(BIN)
+        .env("PUSH_RUMMY_TEST_MARK", &mark)
+        .args(["conform", two.to_str().expect("utf-8"), "--impl", &script])
+        .args(["--timeout", "300", "--keep-going"])
+        .output()
+        .expect("push-rummy runs");
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert_eq!(text.matches("ERRORED").count(), 2, "{text}");
+    assert_eq!(marked_processes(&mark), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&two);
+}
+
+/// SIGTERM to a running `conform` ends the implementation it is waiting for, with its children.
+#[test]
+fn sigterm_to_conform_leaves_no_implementation_process_behind() {
+    let dir = tmp("sigterm");
+    let script = hanging_wrapper(&dir);
+    let mark = format!("sigterm-{}", std::process::id());
+    let child = Command::new(BIN)
+        .current_dir(root())
+        .env("PUSH_RUMMY_TEST_MARK", &mark)
+        .args(["conform", "--impl", &script, "--timeout", "60000"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("push-rummy runs");
+    // conform itself, the script and its `sleep`.
+    let started = Instant::now();
+    while marked_processes(&mark).len() < 3 {
+        assert!(started.elapsed() < Duration::from_secs(10), "never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    let out = child.wait_with_output().expect("conform ends");
+    assert_eq!(out.status.code(), Some(128 + 15));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("signal"));
+    let gone = Instant::now();
+    // The group is killed before conform exits; give the kernel a moment to reap.
+    while !marked_processes(&mark).is_empty() && gone.elapsed() < Duration::from_secs(2) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(marked_processes(&mark), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An ERRORED line names the step and the action where the implementation stopped answering.
+#[test]
+fn an_errored_scenario_names_its_step_and_action() {
+    // The reference behind a loop that passes on four messages (hello, start, state, legal) and
+    // then closes its input: the first `apply` gets no reply.
+    let imp = format!(
+        "sh -c 'for i in 1 2 3 4; do read -r l; printf \"%s\\n\" \"$l\"; done | {BIN} serve'"
+    );
+    let (code, r) = conform(&["conformance/push/push-to-the-left.yaml", "--impl", &imp]);
+    assert_eq!(code, 1);
+    let errored = with_verdict(&r, "errored");
+    let msg = errored[0]["error"].as_str().expect("an error");
+    assert!(msg.starts_with("step 1 (seat 1: push): "), "{msg}");
+    assert!(msg.contains("`apply`"), "{msg}");
+}
+
+/// An implementation that errors scenario after scenario (here: dies after `start`) stops the
+/// run after five, and says so; `--keep-going` runs them all.
+#[test]
+fn five_errored_scenarios_in_a_row_stop_the_run() {
+    let dir = tmp("five-errored");
+    copy_scenarios(
+        &dir,
+        &[
+            "push/push-to-the-left.yaml",
+            "runs/no-turning-the-corner.yaml",
+            "sets/no-two-cards-of-one-suit.yaml",
+            "push/cap-it-push-wraps-to-seat-0.yaml",
+            "scoring-and-partnerships/card-values.yaml",
+            "cards-and-notation/cap-it-3-players-pack.yaml",
+            "cards-and-notation/cap-it-4-players-pack.yaml",
+        ],
+    );
+    let d = dir.to_str().expect("utf-8");
+    let dies = BROKEN[2].1;
+    let (code, r) = conform(&[d, "--impl", dies]);
+    assert_eq!(code, 1);
+    assert_eq!(with_verdict(&r, "errored").len(), 5, "{r:#}");
+    assert_eq!(r["not_run"], 2, "{r:#}");
+    assert!(
+        r["stopped"]
+            .as_str()
+            .is_some_and(|s| s.contains("5 scenarios in a row"))
+    );
+    let (_, r) = conform(&[d, "--impl", dies, "--keep-going"]);
+    assert_eq!(with_verdict(&r, "errored").len(), 7, "{r:#}");
+    assert!(r["stopped"].is_null());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Random games against an implementation that speaks no protocol: errored, the run fails and
+/// never says "no divergence".
+#[test]
+fn errored_random_games_are_a_failure() {
+    let out = Command::new(BIN)
+        .current_dir(root())
+        .args([
+            "conform",
+            "--impl",
+            BROKEN[4].1,
+            "--random",
+            "3",
+            "--timeout",
+            "1000",
+        ])
+        .args(["--keep-going"])
+        .output()
+        .expect("push-rummy runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert_eq!(text.matches("ERRORED").count(), 3, "{text}");
+    assert!(!text.contains("no divergence"), "{text}");
+}
+
+/// `serve` says what is wrong with a value that is there, and its replies obey the line limit
+/// whatever they quote.
+#[test]
+fn serve_says_what_is_wrong_with_a_value_and_keeps_its_replies_short() {
+    use std::io::Write as _;
+    let huge_type = format!(r#"{{"type":"{}"}}"#, "y".repeat(1_048_000));
+    // A hand of 500 aces of spades: the message counts them all.
+    let s =
+        scenario::load(&root().join("conformance/push/push-to-the-left.yaml"), &[]).expect("loads");
+    let mut start = push_rummy::suite::protocol::start_message(&s.rules, &s.game);
+    start["position"]["hands"][0] = serde_json::json!(vec!["AS"; 500]);
+    let lines = [
+        r#"{"type":"hello","protocol":99999999999999999999999999999}"#.to_string(),
+        r#"{"type":"hello","protocol":-1}"#.to_string(),
+        r#"{"type":"hello","protocol":1.5}"#.to_string(),
+        r#"{"type":"hello"}"#.to_string(),
+        r#"{"type":42}"#.to_string(),
+        huge_type,
+        r#"{"type":"hello","protocol":1}"#.to_string(),
+        start.to_string(),
+    ];
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    {
+        let mut stdin = child.stdin.take().expect("stdin");
+        for l in &lines {
+            writeln!(stdin, "{l}").expect("write");
+        }
+    }
+    let out = child.wait_with_output().expect("serve ends");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let replies: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(replies.len(), lines.len());
+    let message = |i: usize| replies[i]["message"].as_str().unwrap_or("").to_string();
+    for (i, shown) in [(0, "1e+29"), (1, "-1"), (2, "1.5")] {
+        assert!(message(i).contains(shown), "{}", message(i));
+        assert!(!message(i).contains("missing"), "{}", message(i));
+    }
+    assert!(message(3).contains("missing"), "{}", message(3));
+    assert!(
+        message(4).contains("42") && !message(4).contains("missing"),
+        "{}",
+        message(4)
+    );
+    let p = &start["position"];
+    let lists = p["hands"].as_array().into_iter().flatten();
+    let lists = lists.chain([&p["stock"], &p["discard"]]);
+    let table = p["table"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| &m["cards"]);
+    let aces = lists
+        .chain(table)
+        .flat_map(|l| l.as_array().into_iter().flatten())
+        .filter(|c| *c == "AS")
+        .count();
+    assert!(aces > 500);
+    let placed = format!("AS is placed {aces} times");
+    assert!(message(7).contains(&placed), "{placed}: {}", message(7));
+    for l in text.lines() {
+        assert!(l.len() < 4096, "a reply of {} bytes", l.len());
+    }
+}
+
+/// With three seeded bugs on at once, `--random 200` plays every game and reports three causes,
+/// each with a shrunk scenario that fails on its own: against the engine with only its own bug
+/// on, and no other; the bug-free engine passes it.
+#[test]
+fn random_games_group_three_bugs_into_three_causes_each_shrunk() {
+    const BUGS: [&str; 3] = ["wrap-runs", "duplicate-suits", "pusher-no-draw"];
+    let out = tmp("three-bugs");
+    let all = format!(
+        "{} {}",
+        mini(),
+        BUGS.map(|b| format!("--bug {b}")).join(" ")
+    );
+    let (code, r) = conform(&[
+        "--impl",
+        &all,
+        "--random",
+        "200",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1, "{r:#}");
+    assert_eq!(r["played"], 200, "{r:#}");
+    let n = |k: &str| r[k].as_u64().expect("a count");
+    let skipped = r["skipped_games"].as_array().expect("a list").len() as u64;
+    let errored = r["errored_games"].as_array().expect("a list").len() as u64;
+    assert_eq!(
+        n("clean_games") + n("diverged_games") + skipped + errored,
+        200
+    );
+    let causes = r["causes"].as_array().expect("causes");
+    assert_eq!(causes.len(), 3, "{r:#}");
+    let counted: u64 = causes
+        .iter()
+        .map(|c| c["count"].as_u64().expect("a count"))
+        .sum();
+    assert_eq!(counted, n("diverged_games"));
+    let mut bugs_found = Vec::new();
+    for c in causes {
+        let file = c["finding"]["file"].as_str().expect("a shrunk scenario");
+        let fails = |imp: &str| conform(&[file, "--impl", imp]).0 == 1;
+        assert!(fails(&all), "{c:#}");
+        assert!(!fails(&mini()), "{c:#}");
+        let own: Vec<&str> = BUGS
+            .into_iter()
+            .filter(|b| fails(&format!("{} --bug {b}", mini())))
+            .collect();
+        assert_eq!(own.len(), 1, "{c:#}: fails with {own:?}");
+        bugs_found.push(own[0]);
+    }
+    bugs_found.sort_unstable();
+    bugs_found.dedup();
+    assert_eq!(bugs_found.len(), 3, "{bugs_found:?}");
+    // --fail-fast stops at the first divergence.
+    let (code, r) = conform(&[
+        "--impl",
+        &all,
+        "--random",
+        "200",
+        "--fail-fast",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(r["causes"].as_array().map(Vec::len), Some(1), "{r:#}");
+    assert!(r["played"].as_u64().expect("a count") < 200, "{r:#}");
+    assert!(
+        r["stopped"]
+            .as_str()
+            .is_some_and(|s| s.contains("--fail-fast"))
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// An implementation of protocol 2 that declares neither reason codes nor meld readings (and
+/// leaves them out of its replies) passes on what it does declare, and the report says what was
+/// not compared; one of protocol 1 is compared on everything.
+#[test]
+fn an_implementation_is_compared_on_what_its_hello_declares() {
+    let (code, r) = conform(&["--impl", &format!("{} --capabilities events", mini())]);
+    assert_eq!(code, 0, "{r:#}");
+    assert!(with_verdict(&r, "fail").is_empty(), "{r:#}");
+    assert!(with_verdict(&r, "errored").is_empty(), "{r:#}");
+    assert!(with_verdict(&r, "pass").len() >= 50, "{r:#}");
+    let not_compared: Vec<&str> = r["not_compared"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for what in [
+        "reason codes",
+        "meld readings",
+        "legal-action lists",
+        "observations",
+    ] {
+        assert!(
+            not_compared.iter().any(|n| n.contains(what)),
+            "{what}: {not_compared:?}"
+        );
+    }
+    assert!(
+        !not_compared.iter().any(|n| n.contains("events")),
+        "{not_compared:?}"
+    );
+    // The same engine declaring reason codes too has them compared: they are gone from the list.
+    let imp = format!("{} --capabilities events,reason-codes", mini());
+    let (_, r) = conform(&["conformance/sets", "--impl", &imp]);
+    let listed = r["not_compared"].to_string();
+    assert!(
+        !listed.contains("reason codes") && listed.contains("meld readings"),
+        "{listed}"
+    );
+}
+
+/// `serve` answers `hello` in the version it was offered, 1 or 2; under 2 it declares everything.
+#[test]
+fn serve_answers_each_protocol_version_in_kind() {
+    use std::io::Write as _;
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    {
+        let mut stdin = child.stdin.take().expect("stdin");
+        for v in [1, 2, 3] {
+            writeln!(stdin, r#"{{"type":"hello","protocol":{v}}}"#).expect("write");
+        }
+    }
+    let out = child.wait_with_output().expect("serve ends");
+    let replies: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(replies[0]["protocol"], 1);
+    assert!(replies[0].get("reports").is_none());
+    assert_eq!(replies[1]["protocol"], 2);
+    let reports: Vec<&str> = replies[1]["reports"]
+        .as_array()
+        .expect("reports")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let all: Vec<&str> = push_rummy::suite::protocol::CAPABILITIES
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    assert_eq!(reports, all);
+    assert_eq!(replies[2]["type"], "error");
+}
+
+/// Each verdict is printed as its scenario ends, not at the end of the run: the first line is
+/// there while the second scenario is still waiting for its reply.
+#[test]
+fn verdicts_are_printed_as_they_come() {
+    use std::io::BufRead as _;
+    let dir = tmp("streamed");
+    let script = hanging_wrapper(&dir);
+    let two = dir.join("scenarios");
+    std::fs::create_dir_all(&two).expect("a directory");
+    copy_scenarios(
+        &two,
+        &[
+            "push/push-to-the-left.yaml",
+            "runs/no-turning-the-corner.yaml",
+        ],
+    );
+    let started = Instant::now();
+    let mut child = Command::new(BIN)
+        .args(["conform", two.to_str().expect("utf-8"), "--impl", &script])
+        .args(["--timeout", "1500", "--keep-going"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("push-rummy runs");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let first = lines.next().expect("a line").expect("text");
+    // One timeout (1.5 s) in, not two.
+    assert!(
+        started.elapsed() < Duration::from_millis(2800),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(first.starts_with("ERRORED"), "{first}");
+    assert!(
+        child.try_wait().expect("a status").is_none(),
+        "the first verdict came only at the end"
+    );
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(rest[0].starts_with("ERRORED"), "{rest:?}");
+    assert!(child.wait().expect("conform ends").code() == Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
 }

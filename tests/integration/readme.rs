@@ -1,4 +1,5 @@
-//! The README's tours are real: every `console` block is run and its output compared.
+//! The README's tours are real: every `console` block is run and its output compared; so are
+//! those of conformance/README.md (blocks indented in a list item too).
 //!
 //! In a block, a line `$ COMMAND` is run with `sh` in a scratch directory (the repository's
 //! `conformance/`, `spec/` and built examples linked in, the built `push-rummy` first on `PATH`),
@@ -28,15 +29,21 @@ struct Step {
 
 fn console_steps(readme: &str) -> Vec<Step> {
     let mut steps: Vec<Step> = Vec::new();
-    let mut in_console = false;
+    // The indentation of the open `console` block (a block in a list item is indented).
+    let mut indent: Option<usize> = None;
     for (i, line) in readme.lines().enumerate() {
-        if line.starts_with("```") {
-            in_console = !in_console && line.trim_end() == "```console";
+        let body = line.trim_start();
+        if body.starts_with("```") {
+            indent = match indent {
+                None if body.trim_end() == "```console" => Some(line.len() - body.len()),
+                _ => None,
+            };
             continue;
         }
-        if !in_console {
+        let Some(n) = indent else {
             continue;
-        }
+        };
+        let line = line.get(n..).unwrap_or("");
         if let Some(cmd) = line.strip_prefix("$ ") {
             steps.push(Step {
                 line: i + 1,
@@ -46,7 +53,7 @@ fn console_steps(readme: &str) -> Vec<Step> {
         } else if let Some(step) = steps.last_mut() {
             step.expected.push(line.trim_end().to_string());
         } else {
-            panic!("README.md:{}: output before any `$ command`", i + 1);
+            panic!("line {}: output before any `$ command`", i + 1);
         }
     }
     steps
@@ -88,7 +95,9 @@ fn link(from: &Path, to: &Path) {
 
 /// A scratch directory that looks like the repository to the tours' commands.
 fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("push-rummy-readme-{}", std::process::id()));
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!("push-rummy-readme-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(d.join("target/debug")).expect("a scratch directory");
     for dir in ["conformance", "spec", "examples"] {
@@ -101,9 +110,20 @@ fn scratch() -> PathBuf {
 
 #[test]
 fn every_readme_tour_prints_what_the_readme_shows() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    run_console_blocks("README.md", 20);
+}
+
+/// conformance/README.md's examples of the protocol and of `conform` are real too.
+#[test]
+fn the_conformance_docs_print_what_they_show() {
+    run_console_blocks("conformance/README.md", 2);
+}
+
+/// Runs every `console` block of `file` (at least `min` commands), comparing their output.
+fn run_console_blocks(file: &str, min: usize) {
+    let readme = std::fs::read_to_string(root().join(file)).expect(file);
     let steps = console_steps(&readme);
-    assert!(steps.len() >= 20, "only {} commands found", steps.len());
+    assert!(steps.len() >= min, "only {} commands found", steps.len());
     let dir = scratch();
     let bin_dir = Path::new(BIN).parent().expect("the binary's directory");
     let path = format!(
@@ -114,13 +134,13 @@ fn every_readme_tour_prints_what_the_readme_shows() {
     let mut failures = Vec::new();
     for step in &steps {
         if step.command.starts_with("cargo ") {
-            assert!(step.expected.is_empty(), "README.md:{}", step.line);
+            assert!(step.expected.is_empty(), "{file}:{}", step.line);
             continue;
         }
-        if let Some(file) = step.command.strip_prefix("cat ") {
+        if let Some(name) = step.command.strip_prefix("cat ") {
             let mut text = step.expected.join("\n");
             text.push('\n');
-            std::fs::write(dir.join(file), text).expect("a file of the tour");
+            std::fs::write(dir.join(name), text).expect("a file of the tour");
             continue;
         }
         let out = Command::new("sh")
@@ -135,7 +155,7 @@ fn every_readme_tour_prints_what_the_readme_shows() {
         let actual: Vec<&str> = text.lines().map(str::trim_end).collect();
         if !matches(&step.expected, &actual) {
             failures.push(format!(
-                "README.md:{}: $ {}\n--- the README shows:\n{}\n--- it prints:\n{}",
+                "{file}:{}: $ {}\n--- the file shows:\n{}\n--- it prints:\n{}",
                 step.line,
                 step.command,
                 step.expected.join("\n"),

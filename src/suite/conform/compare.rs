@@ -24,7 +24,27 @@ use std::collections::BTreeSet;
 pub(super) enum Stop {
     Skipped(String),
     Errored(String),
+    /// Errored at `hello`: the implementation does not speak the protocol at all (it died, never
+    /// replied, or replied with something else), so the next scenario will not fare better.
+    Dead(String),
     Diverged(Box<Divergence>),
+}
+
+/// An error of the exchange at `place` (a step and its action, in words) says where it happened.
+pub(super) fn at(place: impl FnOnce() -> String) -> impl FnOnce(Stop) -> Stop {
+    move |stop| match stop {
+        Stop::Errored(e) => Stop::Errored(format!("{}: {e}", place())),
+        other => other,
+    }
+}
+
+/// Where a step is, for an error: `step 3 (seat 1: push)`.
+pub(super) fn step_place(step: usize, seat: Option<u8>, action: Option<&Action>) -> String {
+    match (seat, action) {
+        (Some(s), Some(a)) => format!("step {step} (seat {s}: {a})"),
+        _ if step == 0 => "the start position".into(),
+        _ => format!("step {step} (checkpoint)"),
+    }
 }
 
 /// Sends `msg` and takes a reply of one of the types `want`; a reply `unsupported` stops as
@@ -35,6 +55,11 @@ pub(super) fn exchange(
     want: &[&str],
 ) -> Result<Value, Stop> {
     let reply = imp.request(msg).map_err(Stop::Errored)?;
+    take_reply(msg, reply, want)
+}
+
+/// The reply to `msg` if it is of one of the types `want` (see [`exchange`]).
+fn take_reply(msg: &Value, reply: Value, want: &[&str]) -> Result<Value, Stop> {
     let kind = reply.get("type").and_then(Value::as_str).unwrap_or("");
     match kind {
         "unsupported" => Err(Stop::Skipped(
@@ -62,21 +87,145 @@ pub(super) fn exchange(
     }
 }
 
-/// The `hello` exchange: both sides speak the same protocol version.
-pub(super) fn hello(imp: &mut dyn Implementation) -> Result<(), Stop> {
-    let r = exchange(
-        imp,
-        &json!({"type": "hello", "protocol": protocol::VERSION}),
-        &["hello"],
-    )?;
+/// What the implementation reports, as its `hello` declares it (protocol 2; under protocol 1,
+/// everything): the harness compares only that, and hands, stock, discard pile, table cards and
+/// totals always.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Caps {
+    /// The protocol version agreed.
+    pub version: u64,
+    pub reason_codes: bool,
+    pub events: bool,
+    pub readings: bool,
+    pub legal: bool,
+    pub observe: bool,
+    /// It takes the wild a rescue names (otherwise it picks one itself).
+    pub rescue_wild: bool,
+}
+
+impl Caps {
+    pub fn all(version: u64) -> Caps {
+        Caps {
+            version,
+            reason_codes: true,
+            events: true,
+            readings: true,
+            legal: true,
+            observe: true,
+            rescue_wild: true,
+        }
+    }
+
+    /// The capabilities of a `reports` list.
+    pub fn from_names(version: u64, names: &[Value]) -> Result<Caps, String> {
+        let mut caps = Caps {
+            version,
+            reason_codes: false,
+            events: false,
+            readings: false,
+            legal: false,
+            observe: false,
+            rescue_wild: false,
+        };
+        for n in names {
+            let flag = match n.as_str() {
+                Some("reason-codes") => &mut caps.reason_codes,
+                Some("events") => &mut caps.events,
+                Some("readings") => &mut caps.readings,
+                Some("legal") => &mut caps.legal,
+                Some("observe") => &mut caps.observe,
+                Some("rescue-wild") => &mut caps.rescue_wild,
+                _ => {
+                    return Err(format!(
+                        "`reports`: {} is not one of {}",
+                        clip(&n.to_string(), 60),
+                        protocol::CAPABILITIES.map(|(c, _)| c).join(", ")
+                    ));
+                }
+            };
+            *flag = true;
+        }
+        Ok(caps)
+    }
+
+    /// What the harness does not compare, in words (none under protocol 1).
+    pub fn not_compared(&self) -> Vec<String> {
+        let declared = [
+            self.reason_codes,
+            self.events,
+            self.readings,
+            self.legal,
+            self.observe,
+            self.rescue_wild,
+        ];
+        protocol::CAPABILITIES
+            .iter()
+            .zip(declared)
+            .filter(|(_, d)| !d)
+            .map(|((_, what), _)| (*what).to_string())
+            .collect()
+    }
+}
+
+/// The `hello` exchange: the harness offers protocol 2; an implementation that answers 1, or
+/// refuses 2 with an `error`, is spoken to in protocol 1 (and then compared on everything).
+/// Any error here is [`Stop::Dead`].
+pub(super) fn hello(imp: &mut dyn Implementation) -> Result<Caps, Stop> {
+    let dead = |stop| match stop {
+        Stop::Errored(e) => Stop::Dead(format!("at `hello`: {e}")),
+        other => other,
+    };
+    hello_exchange(imp).map_err(dead)
+}
+
+fn hello_exchange(imp: &mut dyn Implementation) -> Result<Caps, Stop> {
+    let offer = |v: u64| json!({"type": "hello", "protocol": v});
+    let mut msg = offer(protocol::VERSION);
+    let mut reply = imp.request(&msg).map_err(Stop::Errored)?;
+    if reply["type"] == "error" {
+        // An implementation of protocol 1 may refuse to hear of 2.
+        msg = offer(1);
+        reply = imp.request(&msg).map_err(Stop::Errored)?;
+    }
+    let r = take_reply(&msg, reply, &["hello"])?;
     match r.get("protocol").and_then(Value::as_u64) {
-        Some(protocol::VERSION) => Ok(()),
+        Some(1) => Ok(Caps::all(1)),
+        Some(v @ 2) => match r.get("reports") {
+            None => Ok(Caps::all(v)),
+            Some(Value::Array(names)) => Caps::from_names(v, names).map_err(Stop::Errored),
+            Some(other) => Err(Stop::Errored(format!(
+                "`reports`: expected a list of names, got {}",
+                clip(&other.to_string(), 60)
+            ))),
+        },
         v => Err(Stop::Errored(format!(
-            "the implementation speaks protocol {}, the harness {}",
+            "the implementation speaks protocol {}, the harness 1 or 2",
             v.map_or("(none)".into(), |v| v.to_string()),
-            protocol::VERSION
         ))),
     }
+}
+
+/// The `start` message of `game`, in the protocol version agreed.
+pub(super) fn start_message(loaded: &crate::rules::Loaded, game: &Game, caps: &Caps) -> Value {
+    let mut msg = protocol::start_message(loaded, game);
+    msg["protocol"] = json!(caps.version);
+    msg
+}
+
+/// `v` without what the implementation does not report: the meld readings of the table (in a
+/// state or an observation) unless it reports readings.
+fn comparable(v: &Value, caps: &Caps) -> Value {
+    let mut v = v.clone();
+    if !caps.readings
+        && let Some(table) = v.get_mut("table").and_then(Value::as_array_mut)
+    {
+        for m in table {
+            if let Some(m) = m.as_object_mut() {
+                m.remove("readings");
+            }
+        }
+    }
+    v
 }
 
 /// The first path where two JSON values differ, with both values there.
@@ -160,41 +309,59 @@ fn result_text(r: &ResultRecord) -> String {
 
 /// The scenario `s` played on the implementation and checked against its transcript `t`: the
 /// start position, then each step's result, state and legal actions, and every seat's
-/// observation at the end; `steps_done` is the last step compared.
+/// observation at the end, as far as the implementation reports them; `steps_done` is the last
+/// step compared, `not_compared` what the implementation does not report.
 pub(super) fn compare(
     s: &Scenario,
     t: &transcript::Transcript,
     imp: &mut dyn Implementation,
     exercised: &[String],
     steps_done: &mut usize,
+    not_compared: &mut Vec<String>,
 ) -> Result<(), Stop> {
-    hello(imp)?;
-    exchange(imp, &protocol::start_message(&s.rules, &s.game), &["ok"])?;
+    let caps = hello(imp)?;
+    *not_compared = caps.not_compared();
+    let start_place = || step_place(0, None, None);
+    exchange(imp, &start_message(&s.rules, &s.game, &caps), &["ok"]).map_err(at(start_place))?;
     let mut reference = s.game.clone();
     let start = serde_json::to_value(&t.start).unwrap_or(Value::Null);
-    let mut legal = true;
-    check_state(imp, &start, 0, None, None, s, exercised)?;
-    check_legal(imp, &reference, &mut legal, 0, None, None, s, exercised)?;
+    let mut legal = caps.legal;
+    check_state(imp, &start, 0, None, None, s, exercised, &caps).map_err(at(start_place))?;
+    check_legal(imp, &reference, &mut legal, 0, None, None, s, exercised)
+        .map_err(at(start_place))?;
     for (rec, st) in t.steps.iter().zip(&s.steps) {
         let action = st.action.as_ref();
+        let place = || step_place(rec.step, rec.seat, action);
         if let (Some(a), Some(seat), Some(r)) = (action, rec.seat, &rec.result) {
             let reply = exchange(
                 imp,
                 &json!({"type": "apply", "seat": seat, "action": a.to_string()}),
                 &["ok", "rejected"],
-            )?;
-            check_result(r, &reply, rec.step, seat, a, s, exercised)?;
+            )
+            .map_err(at(place))?;
+            check_result(r, &reply, rec.step, seat, a, s, exercised, &caps).map_err(at(place))?;
             let _ = reference.apply(seat, a);
+            if r.ok && !caps.rescue_wild && matches!(a, Action::Rescue { .. }) {
+                return Err(Stop::Skipped(format!(
+                    "compared up to step {}, a rescue: the implementation picks the rescued wild itself",
+                    rec.step
+                )));
+            }
         }
         let state = serde_json::to_value(&rec.state).unwrap_or(Value::Null);
-        check_state(imp, &state, rec.step, rec.seat, action, s, exercised)?;
+        check_state(imp, &state, rec.step, rec.seat, action, s, exercised, &caps)
+            .map_err(at(place))?;
         check_legal(
             imp, &reference, &mut legal, rec.step, rec.seat, action, s, exercised,
-        )?;
+        )
+        .map_err(at(place))?;
         *steps_done = rec.step;
     }
     // Observations at the end, for every seat (when the implementation offers them).
     for seat in 0..reference.players {
+        if !caps.observe {
+            break;
+        }
         let reply = match exchange(
             imp,
             &json!({"type": "observe", "seat": seat}),
@@ -202,10 +369,15 @@ pub(super) fn compare(
         ) {
             Ok(r) => r,
             Err(Stop::Skipped(_)) => break,
-            Err(e) => return Err(e),
+            Err(e) => {
+                return Err(at(|| {
+                    format!("after the last step, `observe` of seat {seat}")
+                })(e));
+            }
         };
         let want = serde_json::to_value(observe(&reference, seat)).unwrap_or(Value::Null);
-        let got = reply.get("observation").cloned().unwrap_or(Value::Null);
+        let want = comparable(&want, &caps);
+        let got = comparable(reply.get("observation").unwrap_or(&Value::Null), &caps);
         if let Some((path, a, b)) = first_difference("", &want, &got) {
             return Err(Stop::Diverged(Box::new(Divergence {
                 step: *steps_done,
@@ -222,7 +394,8 @@ pub(super) fn compare(
 }
 
 /// The implementation's reply to an action against the reference's result: accepted or refused
-/// alike, the same reason code, the same events.
+/// alike, the same reason code, the same events (the last two where it reports them).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn check_result(
     want: &ResultRecord,
     reply: &Value,
@@ -231,6 +404,7 @@ pub(super) fn check_result(
     action: &Action,
     s: &Scenario,
     exercised: &[String],
+    caps: &Caps,
 ) -> Result<(), Stop> {
     let got_ok = reply["type"] == "ok";
     let div = |field: String, reference: String, implementation: String, event: Option<&str>| {
@@ -259,6 +433,9 @@ pub(super) fn check_result(
         return Err(div("result".into(), result_text(want), got_text(), None));
     }
     if !want.ok {
+        if !caps.reason_codes {
+            return Ok(());
+        }
         let code = reply["reason"].as_str().unwrap_or("");
         if Reason::from_code(code).is_none() {
             return Err(Stop::Errored(format!(
@@ -268,6 +445,9 @@ pub(super) fn check_result(
         if Some(code) != want.reason.as_deref() {
             return Err(div("result".into(), result_text(want), got_text(), None));
         }
+        return Ok(());
+    }
+    if !caps.events {
         return Ok(());
     }
     let got = reply
@@ -294,7 +474,8 @@ pub(super) fn check_result(
     Ok(())
 }
 
-/// The implementation's state against the reference's.
+/// The implementation's state against the reference's (without what it does not report).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn check_state(
     imp: &mut dyn Implementation,
     want: &Value,
@@ -303,10 +484,12 @@ pub(super) fn check_state(
     action: Option<&Action>,
     s: &Scenario,
     exercised: &[String],
+    caps: &Caps,
 ) -> Result<(), Stop> {
     let reply = exchange(imp, &json!({"type": "state"}), &["state"])?;
-    let got = reply.get("state").cloned().unwrap_or(Value::Null);
-    if let Some((path, a, b)) = first_difference("", want, &got) {
+    let got = comparable(reply.get("state").unwrap_or(&Value::Null), caps);
+    let want = comparable(want, caps);
+    if let Some((path, a, b)) = first_difference("", &want, &got) {
         let field = format!("state.{path}");
         return Err(Stop::Diverged(Box::new(Divergence {
             step,

@@ -14,7 +14,8 @@ use std::io::{BufReader, Write as _};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Where the implementation under test comes from.
 #[derive(Clone, Debug)]
@@ -88,6 +89,42 @@ impl ImplSpec {
         Ok(ImplSpec::Command(words))
     }
 
+    /// Whether the command can be started at all: its program exists (a path with a `/` as it
+    /// is, a bare name somewhere on `PATH`) and is an executable file. Nothing is started.
+    ///
+    /// # Errors
+    /// The program does not exist, in words.
+    pub fn check_program(&self) -> Result<(), String> {
+        let ImplSpec::Command(words) = self else {
+            return Ok(());
+        };
+        let program = &words[0];
+        let runnable = |p: &std::path::Path| {
+            use std::os::unix::fs::PermissionsExt as _;
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        };
+        let path = std::path::Path::new(program);
+        let found = if program.contains('/') {
+            runnable(path)
+        } else {
+            std::env::var_os("PATH").is_some_and(|paths| {
+                std::env::split_paths(&paths).any(|d| runnable(&d.join(program)))
+            })
+        };
+        if found {
+            Ok(())
+        } else if program.contains('/') && path.is_file() {
+            Err(format!("--impl: `{program}`: not executable"))
+        } else if program.contains('/') {
+            Err(format!("--impl: `{program}`: no such file"))
+        } else {
+            Err(format!(
+                "--impl: `{program}`: no such command (not found on PATH)"
+            ))
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             ImplSpec::BuiltIn => "the built-in engine".into(),
@@ -132,39 +169,90 @@ enum FromChild {
     Failed(String),
 }
 
-/// An external implementation: a child process, a thread reading its stdout line by line (with
-/// the length limit) and one writing its stdin, so that the harness itself never blocks.
+/// The process groups of the implementations running now, and whether the harness is ending
+/// (then no new one starts): [`end_all`] ends them when `conform` is stopped by a signal.
+static GROUPS: Mutex<(Vec<i32>, bool)> = Mutex::new((Vec::new(), false));
+
+/// Ends every implementation running now, each with its whole process group, and keeps new ones
+/// from starting: for a signal handler of the harness (`conform` stopped by SIGTERM or SIGINT),
+/// which exits after it.
+pub fn end_all() {
+    let mut g = GROUPS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    g.1 = true;
+    for &id in &g.0 {
+        if let Some(pid) = rustix::process::Pid::from_raw(id) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+    // The lock is kept by the caller's thread until the process exits: nothing starts after this.
+    std::mem::forget(g);
+}
+
+/// An external implementation: a child process in a process group of its own (so that whatever
+/// it starts ends with it), a thread reading its stdout line by line (with the length limit), one
+/// writing its stdin and one keeping the tail of its stderr, so that the harness itself never
+/// blocks. Ending it kills the whole group, reaps the child and joins the threads: nothing of it
+/// outlives it.
 struct Process {
     child: Child,
+    /// The child's process group (its own pid).
+    group: Option<rustix::process::Pid>,
     to_child: Option<Sender<String>>,
     from_child: Receiver<FromChild>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    threads: Vec<JoinHandle<()>>,
     timeout: Duration,
     dead: bool,
+    /// How the child ended, once reaped.
+    status: Option<std::process::ExitStatus>,
 }
 
 impl Process {
     fn spawn(words: &[String], timeout: Duration) -> Result<Process, String> {
-        let mut child = Command::new(&words[0])
-            .args(&words[1..])
+        use std::os::unix::process::CommandExt as _;
+        let mut cmd = Command::new(&words[0]);
+        cmd.args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start `{}`: {e}", words.join(" ")))?;
+            .process_group(0);
+        // Started and registered under the lock, so that a signal's `end_all` sees every group.
+        let mut child = {
+            let mut groups = GROUPS
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if groups.1 {
+                return Err("the harness is ending".into());
+            }
+            let child = cmd
+                .spawn()
+                .map_err(|e| format!("cannot start `{}`: {e}", words.join(" ")))?;
+            if let Ok(id) = i32::try_from(child.id()) {
+                groups.0.push(id);
+            }
+            child
+        };
+        let group = i32::try_from(child.id())
+            .ok()
+            .and_then(rustix::process::Pid::from_raw);
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let stdin: ChildStdin = child.stdin.take().ok_or("no stdin")?;
         let stderr_pipe = child.stderr.take().ok_or("no stderr")?;
-        let from_child = read_lines(stdout);
-        let to_child = write_lines(stdin);
-        let stderr = keep_stderr_tail(stderr_pipe);
+        let (from_child, reader) = read_lines(stdout);
+        let (to_child, writer) = write_lines(stdin);
+        let (stderr, keeper) = keep_stderr_tail(stderr_pipe);
         Ok(Process {
             child,
+            group,
             to_child: Some(to_child),
             from_child,
             stderr,
+            threads: vec![reader, writer, keeper],
             timeout,
             dead: false,
+            status: None,
         })
     }
 
@@ -183,13 +271,49 @@ impl Process {
         }
     }
 
+    /// Kills the child's whole process group (before the child is reaped, so the group's id
+    /// cannot have been taken by another), reaps the child and joins the threads.
     fn kill(&mut self) {
+        self.to_child = None;
         if !self.dead {
+            if let Some(g) = self.group {
+                let _ = rustix::process::kill_process_group(g, rustix::process::Signal::KILL);
+            }
             let _ = self.child.kill();
-            let _ = self.child.wait();
+            self.status = self.child.wait().ok();
+            if let Some(g) = self.group {
+                let mut groups = GROUPS
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                groups.0.retain(|&id| id != g.as_raw_nonzero().get());
+            }
             self.dead = true;
         }
-        self.to_child = None;
+        // The pipes close with the group, and each thread ends at their end. A process that left
+        // the group and holds a pipe keeps its thread waiting: that one is let go after a while.
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while self.threads.iter().any(|t| !t.is_finished()) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        for t in std::mem::take(&mut self.threads) {
+            if t.is_finished() {
+                let _ = t.join();
+            }
+        }
+    }
+
+    /// Whether the child has exited (without reaping it, so that its group can still be killed).
+    fn exited(&self) -> bool {
+        use rustix::process::{WaitId, WaitIdOptions, waitid};
+        self.group.is_some_and(|pid| {
+            matches!(
+                waitid(
+                    WaitId::Pid(pid),
+                    WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT
+                ),
+                Ok(Some(_))
+            )
+        })
     }
 }
 
@@ -206,43 +330,53 @@ impl Implementation for Process {
             Ok(FromChild::Line(l)) => serde_json::from_str::<Value>(&l).map_err(|e| {
                 self.kill();
                 format!(
-                    "malformed reply to `{kind}`: not JSON ({e}): {}",
-                    clip(&l, 200)
+                    "malformed reply to `{kind}`: not JSON ({e}): {}{}",
+                    clip(&l, 200),
+                    self.stderr_tail()
                 )
             }),
             Ok(FromChild::TooLong) => {
                 self.kill();
                 Err(format!(
-                    "the reply to `{kind}` is longer than {} bytes; the implementation was stopped",
-                    protocol::MAX_LINE
+                    "the reply to `{kind}` is longer than {} bytes; the implementation was stopped{}",
+                    protocol::MAX_LINE,
+                    self.stderr_tail()
                 ))
             }
             Ok(FromChild::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                // Give the exit status a moment to be known.
-                let mut status = None;
+                // Give the exit status a moment to be known (without reaping the child, so that
+                // its group is still its own when it is killed).
+                let mut exited = false;
                 for _ in 0..50 {
-                    if let Ok(Some(s)) = self.child.try_wait() {
-                        status = Some(s);
+                    if self.exited() {
+                        exited = true;
                         break;
                     }
                     std::thread::sleep(Duration::from_millis(10));
                 }
-                let tail = self.stderr_tail();
                 self.kill();
+                let status = self
+                    .status
+                    .filter(|_| exited)
+                    .map_or("still running".into(), |s| s.to_string());
+                let tail = self.stderr_tail();
                 Err(format!(
-                    "the implementation closed its output before replying to `{kind}` ({}){tail}",
-                    status.map_or("still running".into(), |s| s.to_string())
+                    "the implementation closed its output before replying to `{kind}` ({status}){tail}"
                 ))
             }
             Ok(FromChild::Failed(e)) => {
                 self.kill();
-                Err(format!("reading the reply to `{kind}` failed: {e}"))
+                Err(format!(
+                    "reading the reply to `{kind}` failed: {e}{}",
+                    self.stderr_tail()
+                ))
             }
             Err(RecvTimeoutError::Timeout) => {
                 self.kill();
                 Err(format!(
-                    "no reply to `{kind}` within {} ms; the implementation was stopped",
-                    self.timeout.as_millis()
+                    "no reply to `{kind}` within {} ms; the implementation was stopped{}",
+                    self.timeout.as_millis(),
+                    self.stderr_tail()
                 ))
             }
         }
@@ -255,14 +389,14 @@ impl Implementation for Process {
             }
             self.to_child = None;
             for _ in 0..20 {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    self.dead = true;
-                    return;
+                if self.exited() {
+                    break;
                 }
                 std::thread::sleep(Duration::from_millis(5));
             }
-            self.kill();
         }
+        // Whatever it left running in its group ends with it.
+        self.kill();
     }
 }
 
@@ -274,9 +408,9 @@ impl Drop for Process {
 
 /// Starts the thread that reads the child's stdout, line by line within the protocol's limit,
 /// until the end, a line too long or a read error (each handed over as the last item).
-fn read_lines(stdout: ChildStdout) -> Receiver<FromChild> {
+fn read_lines(stdout: ChildStdout) -> (Receiver<FromChild>, JoinHandle<()>) {
     let (tx, from_child) = mpsc::channel();
-    std::thread::spawn(move || {
+    let thread = named("conform-stdout", move || {
         let mut r = BufReader::new(stdout);
         loop {
             let item = match read_capped(&mut r, protocol::MAX_LINE) {
@@ -291,14 +425,14 @@ fn read_lines(stdout: ChildStdout) -> Receiver<FromChild> {
             }
         }
     });
-    from_child
+    (from_child, thread)
 }
 
 /// Starts the thread that writes each line it is sent to the child's stdin, until the sender is
 /// dropped or the child stops reading.
-fn write_lines(mut stdin: ChildStdin) -> Sender<String> {
+fn write_lines(mut stdin: ChildStdin) -> (Sender<String>, JoinHandle<()>) {
     let (to_child, rx) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
+    let thread = named("conform-stdin", move || {
         for line in rx {
             if writeln!(stdin, "{line}")
                 .and_then(|()| stdin.flush())
@@ -308,14 +442,14 @@ fn write_lines(mut stdin: ChildStdin) -> Sender<String> {
             }
         }
     });
-    to_child
+    (to_child, thread)
 }
 
 /// Starts the thread that keeps the last 4,096 bytes the child writes to stderr, for messages.
-fn keep_stderr_tail(stderr_pipe: ChildStderr) -> Arc<Mutex<Vec<u8>>> {
+fn keep_stderr_tail(stderr_pipe: ChildStderr) -> (Arc<Mutex<Vec<u8>>>, JoinHandle<()>) {
     let stderr = Arc::new(Mutex::new(Vec::new()));
     let keep = Arc::clone(&stderr);
-    std::thread::spawn(move || {
+    let thread = named("conform-stderr", move || {
         use std::io::Read as _;
         let mut pipe = stderr_pipe;
         let mut buf = [0u8; 4096];
@@ -332,7 +466,16 @@ fn keep_stderr_tail(stderr_pipe: ChildStderr) -> Arc<Mutex<Vec<u8>>> {
             }
         }
     });
-    stderr
+    (stderr, thread)
+}
+
+/// Starts a thread named `name` (the harness's threads are told apart by name: a test counts
+/// them); as `std::thread::spawn`, it panics if the system cannot start a thread.
+fn named(name: &str, f: impl FnOnce() + Send + 'static) -> JoinHandle<()> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(f)
+        .expect("a thread starts")
 }
 
 /// Reads one line of at most `limit` bytes; stops reading as soon as the limit is passed (a line

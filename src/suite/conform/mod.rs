@@ -10,7 +10,13 @@
 //! or a reply that is not the protocol is reported as errored, and the harness goes on.
 //!
 //! Differential fuzzing ([`fuzz`]) plays random games with the built-in players, feeds them to the
-//! implementation, and shrinks the first divergence to a small scenario file.
+//! implementation, groups the divergences by cause and shrinks each cause's first divergence to a
+//! small scenario file.
+//!
+//! Each external implementation runs in a process group of its own, ended whole when its
+//! scenario ends (or on a timeout, or by [`end_all`] when the harness is stopped by a signal); a
+//! run stops early when the implementation does not answer `hello` or errors
+//! [`ERRORED_IN_A_ROW`] scenarios in a row, unless [`Options::keep_going`].
 //!
 //! Where each part lives:
 //! - `implementation.rs` — [`ImplSpec`] and the [`Implementation`] trait: the built-in engine in
@@ -21,7 +27,8 @@
 //! - `suite.rs` — [`run_scenario`] and [`run_suite`]: the suite's scenarios, one by one.
 //! - `report.rs` — [`Divergence`], [`Verdict`], [`ScenarioReport`], [`SuiteReport`].
 //! - `coverage.rs` — [`coverage`]: the rules and readings the scenarios exercise, and the rest.
-//! - `random.rs` — [`fuzz`]: random games with the built-in players and near-meld probes.
+//! - `random.rs` — [`fuzz`]: random games with the built-in players and near-meld probes, their
+//!   divergences grouped by [`CauseKey`].
 //! - `shrink.rs` — shrinking a divergence of a random game into a small scenario file.
 
 mod compare;
@@ -36,8 +43,10 @@ mod suite;
 mod tests;
 
 pub use coverage::{Coverage, CoverageEntry, coverage};
-pub use implementation::{ImplSpec, Implementation};
-pub use random::{FUZZ_BOTS, FuzzFinding, FuzzOptions, FuzzReport, fuzz};
+pub use implementation::{ImplSpec, Implementation, end_all};
+pub use random::{
+    Cause, CauseKey, FUZZ_BOTS, FuzzFinding, FuzzOptions, FuzzReport, GameNote, fuzz,
+};
 pub use report::{Divergence, ScenarioReport, SuiteReport, Verdict, summary};
 pub use suite::{run_scenario, run_suite};
 
@@ -48,12 +57,19 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Options {
     pub timeout: Duration,
+    /// Go on when the implementation is dead at `hello` or errors [`ERRORED_IN_A_ROW`] scenarios
+    /// (or random games) in a row, instead of stopping the run there.
+    pub keep_going: bool,
 }
+
+/// Scenarios (or random games) errored one after the other after which a run stops.
+pub const ERRORED_IN_A_ROW: usize = 5;
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             timeout: Duration::from_millis(protocol::DEFAULT_TIMEOUT_MS),
+            keep_going: false,
         }
     }
 }

@@ -2,13 +2,15 @@
 //! even seats, random at odd ones) on the reference, each action sent to the implementation and
 //! its result and state compared (`compare.rs`). On its turn to play a seat also tries a few
 //! near-melds the reference refuses ([`probes`]), to see whether the implementation refuses them
-//! too. The first divergence is shrunk to a scenario file (`shrink.rs`) and written out.
+//! too. Every game is played to its end or to its own first divergence; divergences are grouped
+//! by cause ([`CauseKey`]) and each cause's first one is shrunk to a scenario file (`shrink.rs`)
+//! and written out.
 
-use super::Options;
-use super::compare::{Stop, check_result, check_state, exchange, hello};
+use super::compare::{Caps, Stop, at, check_result, check_state, exchange, hello, start_message};
 use super::implementation::{ImplSpec, Implementation};
 use super::report::Divergence;
 use super::shrink::shrink;
+use super::{ERRORED_IN_A_ROW, Options};
 use crate::base::card::{Card, Counts};
 use crate::base::rng::Rng;
 use crate::engine::bots::{self, Bot};
@@ -16,7 +18,6 @@ use crate::engine::game::{Action, Game, MeldSpec, Reason, Stage};
 use crate::rules::disputes::DisputeId;
 use crate::rules::spec;
 use crate::rules::{Loaded, Rules};
-use crate::suite::protocol;
 use crate::suite::scenario::{self, Scenario};
 use crate::suite::transcript::{self, ResultRecord};
 use serde::Serialize;
@@ -24,16 +25,110 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// What `--random` found.
+/// What `--random` found: every game played to its end or to its own first divergence, the
+/// divergences grouped by cause.
 #[derive(Clone, Debug, Serialize)]
 pub struct FuzzReport {
+    /// Games asked for.
     pub games: u64,
-    pub compared_games: u64,
+    /// Games played (fewer when the run stopped early).
+    pub played: u64,
+    /// Games compared to their end without a divergence.
+    pub clean_games: u64,
+    /// Games that diverged.
+    pub diverged_games: u64,
     pub skipped_games: Vec<(u64, String)>,
     pub errored_games: Vec<(u64, String)>,
     pub actions: u64,
-    /// The first divergence, shrunk, and where its scenario was written.
+    /// The divergences grouped by cause, in the order first met.
+    pub causes: Vec<Cause>,
+    /// The first divergence, shrunk (the first cause's), and where its scenario was written.
     pub found: Option<FuzzFinding>,
+    /// Why the run stopped before the last game, if it did.
+    pub stopped: Option<String>,
+    /// What the implementation does not report, so was not compared (protocol 2).
+    pub not_compared: Vec<String>,
+}
+
+impl FuzzReport {
+    /// 0 every game played ended clean (skips allowed), 1 a divergence, an errored game or a
+    /// run stopped early.
+    pub fn exit_code(&self) -> u8 {
+        if self.causes.is_empty() && self.errored_games.is_empty() && self.stopped.is_none() {
+            0
+        } else {
+            1
+        }
+    }
+}
+
+/// What makes two divergences the same cause: the rules involved, the field that differs (its
+/// list indices left out: `events[1]` and `events[2]` are both `events`) and the reason code (the
+/// reference's where it refused, else the implementation's).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct CauseKey {
+    pub rules: Vec<String>,
+    pub field: String,
+    pub reason: Option<String>,
+}
+
+impl CauseKey {
+    pub fn of(d: &Divergence) -> CauseKey {
+        let mut field = String::new();
+        let mut depth = 0;
+        for c in d.field.chars() {
+            match c {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                _ if depth == 0 => field.push(c),
+                _ => {}
+            }
+        }
+        let code = |t: &str| {
+            t.strip_prefix("rejected ")
+                .and_then(|r| r.split_whitespace().next())
+                .map(str::to_string)
+        };
+        let reason = if d.field == "result" {
+            code(&d.reference).or_else(|| code(&d.implementation))
+        } else {
+            None
+        };
+        CauseKey {
+            rules: d.rules.clone(),
+            field,
+            reason,
+        }
+    }
+}
+
+impl std::fmt::Display for CauseKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.field)?;
+        if let Some(r) = &self.reason {
+            write!(f, " ({r})")?;
+        }
+        if !self.rules.is_empty() {
+            write!(f, "; rule: {}", self.rules.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// One cause of divergence: how many games it ended, the first of them, and its first divergence
+/// shrunk to a scenario.
+#[derive(Clone, Debug, Serialize)]
+pub struct Cause {
+    #[serde(flatten)]
+    pub key: CauseKey,
+    /// Games whose first divergence has this cause.
+    pub count: u64,
+    pub first_game: u64,
+    pub first_seed: u64,
+    /// The first divergence shrunk, and its scenario file.
+    pub finding: Option<FuzzFinding>,
+    /// Why there is no scenario, where none reproduced the divergence.
+    pub not_shrunk: Option<String>,
 }
 
 /// A divergence found by a random game, and the scenario it was shrunk to.
@@ -62,6 +157,8 @@ pub struct FuzzOptions {
     pub out: PathBuf,
     /// Near-melds tried per turn at most.
     pub probes: usize,
+    /// Stop at the first divergence (once shrunk) instead of playing every game.
+    pub fail_fast: bool,
 }
 
 /// Near-melds of a hand that the reference refuses as no meld (`invalid-meld`): three naturals of
@@ -157,44 +254,87 @@ fn run_probes(hand: &Counts, rules: &Rules, cands: &mut Vec<Action>) {
     }
 }
 
-/// Plays `opts.games` random games with the built-in players against the implementation; on
-/// the first divergence, shrinks it to a scenario and writes it to `opts.out`.
+/// What is worth telling of a game as soon as it ends: a skip, an error, or a divergence of a
+/// cause not met before (with its number, from 1).
+pub enum GameNote<'a> {
+    Skipped(&'a str),
+    Errored(&'a str),
+    NewCause(usize, &'a Cause),
+}
+
+/// Plays `opts.games` random games with the built-in players against the implementation, each
+/// to its end or to its own first divergence (handing `each` what is worth telling of a game as
+/// it ends); groups the divergences by cause ([`CauseKey`]) and
+/// shrinks the first divergence of each cause to a scenario written to `opts.out`. With
+/// `opts.fail_fast` the run stops at the first divergence. Unless `run.keep_going`, it stops when
+/// the implementation does not answer `hello` or [`ERRORED_IN_A_ROW`] games in a row errored.
 ///
 /// # Errors
-/// The implementation cannot be started at all, or the scenario cannot be written.
+/// The rules cannot deal a game, or a scenario cannot be written.
 pub fn fuzz(
     loaded: &Loaded,
     imp: &ImplSpec,
     opts: &FuzzOptions,
     run: &Options,
+    each: &mut dyn FnMut(u64, GameNote),
 ) -> Result<FuzzReport, String> {
     let mut report = FuzzReport {
         games: opts.games,
-        compared_games: 0,
+        played: 0,
+        clean_games: 0,
+        diverged_games: 0,
         skipped_games: Vec::new(),
         errored_games: Vec::new(),
         actions: 0,
+        causes: Vec::new(),
         found: None,
+        stopped: None,
+        not_compared: Vec::new(),
     };
     let players = opts.players.unwrap_or(loaded.rules.players.0);
     let rules = Arc::new(loaded.rules.clone());
+    let mut errored_in_a_row = 0;
     for i in 0..opts.games {
         let seed = opts.seed.wrapping_add(i);
         let game = Game::new(Arc::clone(&rules), players, 0, seed, Vec::new()).map_err(|e| e.0)?;
-        let mut instance = imp.start(run.timeout)?;
-        let outcome = fuzz_game(
-            loaded,
-            game,
-            seed,
-            instance.as_mut(),
-            opts,
-            &mut report.actions,
-        );
-        instance.close();
+        report.played += 1;
+        let (outcome, dead) = match imp.start(run.timeout) {
+            Ok(mut instance) => {
+                let mut not_compared = Vec::new();
+                let outcome = fuzz_game(
+                    loaded,
+                    game,
+                    seed,
+                    instance.as_mut(),
+                    opts,
+                    &mut report.actions,
+                    &mut not_compared,
+                );
+                for n in not_compared {
+                    if !report.not_compared.contains(&n) {
+                        report.not_compared.push(n);
+                    }
+                }
+                instance.close();
+                let dead = matches!(outcome, Err(FuzzStop::Dead(_)));
+                (outcome, dead)
+            }
+            Err(e) => (Err(FuzzStop::Dead(e)), true),
+        };
+        errored_in_a_row = match &outcome {
+            Err(FuzzStop::Errored(_) | FuzzStop::Dead(_)) => errored_in_a_row + 1,
+            _ => 0,
+        };
         match outcome {
-            Ok(()) => report.compared_games += 1,
-            Err(FuzzStop::Skipped(r)) => report.skipped_games.push((i, r)),
-            Err(FuzzStop::Errored(e)) => report.errored_games.push((i, e)),
+            Ok(()) => report.clean_games += 1,
+            Err(FuzzStop::Skipped(r)) => {
+                each(i, GameNote::Skipped(&r));
+                report.skipped_games.push((i, r));
+            }
+            Err(FuzzStop::Errored(e) | FuzzStop::Dead(e)) => {
+                each(i, GameNote::Errored(&e));
+                report.errored_games.push((i, e));
+            }
             Err(FuzzStop::Diverged {
                 before,
                 seat,
@@ -202,30 +342,79 @@ pub fn fuzz(
                 divergence,
                 step,
             }) => {
-                let shrunk = shrink(loaded, &before, seat, &action, imp, opts, run, seed, i);
-                let (text, scen_div) = match shrunk {
-                    Some(x) => x,
-                    None => {
-                        report.errored_games.push((
-                            i,
-                            format!(
-                                "diverged at action {step} ({divergence}), but no scenario from the position before it reproduces the divergence"
-                            ),
-                        ));
-                        continue;
-                    }
+                report.diverged_games += 1;
+                let key = CauseKey::of(&divergence);
+                if let Some(c) = report.causes.iter_mut().find(|c| c.key == key) {
+                    c.count += 1;
+                    continue;
+                }
+                // The shrunk scenario names its rules from its own `exercises`, which may word them
+                // otherwise than the random game did: the field and the reason code keep it to
+                // the same cause.
+                let same = |d: &Divergence| {
+                    let k = CauseKey::of(d);
+                    (k.field.as_str(), &k.reason) == (key.field.as_str(), &key.reason)
                 };
-                let file = write_scenario(opts, seed, step, &text)?;
-                report.found = Some(FuzzFinding {
-                    game: i,
-                    seed,
-                    original: *divergence,
-                    actions: 1,
-                    shrunk: scen_div,
-                    file,
-                });
-                return Ok(report);
+                let shrunk = shrink(
+                    loaded, &before, seat, &action, imp, opts, run, seed, i, &same,
+                );
+                let mut cause = Cause {
+                    key,
+                    count: 1,
+                    first_game: i,
+                    first_seed: seed,
+                    finding: None,
+                    not_shrunk: None,
+                };
+                match shrunk {
+                    Some((text, scen_div)) => {
+                        let file = write_scenario(opts, seed, step, &text)?;
+                        cause.finding = Some(FuzzFinding {
+                            game: i,
+                            seed,
+                            original: *divergence,
+                            actions: 1,
+                            shrunk: scen_div,
+                            file,
+                        });
+                    }
+                    None => {
+                        cause.not_shrunk = Some(format!(
+                            "diverged at action {step} ({divergence}), but no scenario from the position before it reproduces the divergence"
+                        ));
+                    }
+                }
+                if report.found.is_none() {
+                    report.found.clone_from(&cause.finding);
+                }
+                report.causes.push(cause);
+                if let Some(c) = report.causes.last() {
+                    each(i, GameNote::NewCause(report.causes.len(), c));
+                }
+                if opts.fail_fast {
+                    if i + 1 < opts.games {
+                        report.stopped = Some(format!(
+                            "stopped at the first divergence (--fail-fast); {} game(s) not played",
+                            opts.games - i - 1
+                        ));
+                    }
+                    return Ok(report);
+                }
             }
+        }
+        let why = if dead {
+            Some("the implementation does not answer `hello`".to_string())
+        } else if errored_in_a_row >= ERRORED_IN_A_ROW {
+            Some(format!("{ERRORED_IN_A_ROW} games in a row errored"))
+        } else {
+            None
+        };
+        if let Some(why) = why.filter(|_| !run.keep_going && i + 1 < opts.games) {
+            report.stopped = Some(format!(
+                "stopped early: {why}; {} game(s) not played (--keep-going plays them all)",
+                opts.games - i - 1
+            ));
+            break;
         }
     }
     Ok(report)
@@ -252,6 +441,8 @@ fn write_scenario(
 enum FuzzStop {
     Skipped(String),
     Errored(String),
+    /// Errored at `hello`, or the implementation could not be started.
+    Dead(String),
     Diverged {
         before: Box<Game>,
         seat: u8,
@@ -267,6 +458,7 @@ fn stop_of_game(e: Stop) -> FuzzStop {
     match e {
         Stop::Skipped(r) => FuzzStop::Skipped(r),
         Stop::Errored(e) => FuzzStop::Errored(e),
+        Stop::Dead(e) => FuzzStop::Dead(e),
         Stop::Diverged(_) => FuzzStop::Errored("unexpected".into()),
     }
 }
@@ -280,9 +472,13 @@ fn fuzz_game(
     imp: &mut dyn Implementation,
     opts: &FuzzOptions,
     actions: &mut u64,
+    not_compared: &mut Vec<String>,
 ) -> Result<(), FuzzStop> {
-    hello(imp).map_err(stop_of_game)?;
-    exchange(imp, &protocol::start_message(loaded, &game), &["ok"]).map_err(stop_of_game)?;
+    let caps = hello(imp).map_err(stop_of_game)?;
+    *not_compared = caps.not_compared();
+    exchange(imp, &start_message(loaded, &game, &caps), &["ok"])
+        .map_err(at(|| "`start`".into()))
+        .map_err(stop_of_game)?;
     let bots_by_seat = [Bot::Greedy, Bot::Random];
     let mut rng = Rng::new(seed ^ 0x5EED);
     let mut step = 0usize;
@@ -299,7 +495,7 @@ fn fuzz_game(
         for a in plays {
             step += 1;
             *actions += 1;
-            play_and_compare(loaded, &mut game, seat, &a, step, imp)?;
+            play_and_compare(loaded, &mut game, seat, &a, step, imp, &caps)?;
         }
     }
     Ok(())
@@ -314,10 +510,12 @@ fn play_and_compare(
     a: &Action,
     step: usize,
     imp: &mut dyn Implementation,
+    caps: &Caps,
 ) -> Result<(), FuzzStop> {
     let before = game.clone();
     let result = apply_on_reference(game, seat, a);
-    let diverged = |d: Stop| match d {
+    let place = || format!("action {step} (seat {seat}: {a})");
+    let diverged = |d: Stop| match at(place)(d) {
         Stop::Diverged(divergence) => FuzzStop::Diverged {
             before: Box::new(before.clone()),
             seat,
@@ -332,11 +530,17 @@ fn play_and_compare(
         &json!({"type": "apply", "seat": seat, "action": a.to_string()}),
         &["ok", "rejected"],
     )
+    .map_err(at(place))
     .map_err(stop_of_game)?;
     let dummy = fuzz_scenario_stub(loaded, &before);
-    check_result(&result, &reply, step, seat, a, &dummy, &[]).map_err(diverged)?;
+    check_result(&result, &reply, step, seat, a, &dummy, &[], caps).map_err(diverged)?;
+    if result.ok && !caps.rescue_wild && matches!(a, Action::Rescue { .. }) {
+        return Err(FuzzStop::Skipped(format!(
+            "compared up to action {step}, a rescue: the implementation picks the rescued wild itself"
+        )));
+    }
     let want = serde_json::to_value(transcript::state(game)).unwrap_or(Value::Null);
-    check_state(imp, &want, step, Some(seat), Some(a), &dummy, &[]).map_err(diverged)?;
+    check_state(imp, &want, step, Some(seat), Some(a), &dummy, &[], caps).map_err(diverged)?;
     Ok(())
 }
 

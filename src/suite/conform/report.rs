@@ -65,6 +65,9 @@ pub struct ScenarioReport {
     /// Dispute readings the scenario exercises (`id=reading`; a bare id in `exercises` counts
     /// for the reading in force).
     pub readings: Vec<String>,
+    /// What the implementation does not report (its `hello`, protocol 2), so was not compared.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_compared: Vec<String>,
 }
 
 /// The result of running a directory of scenarios.
@@ -74,6 +77,12 @@ pub struct SuiteReport {
     pub scenarios: Vec<ScenarioReport>,
     /// Files that do not load, with their diagnostics rendered.
     pub invalid: Vec<(String, String)>,
+    /// Why the run stopped before the last scenario, if it did.
+    pub stopped: Option<String>,
+    /// Scenarios not run because the run stopped early.
+    pub not_run: usize,
+    /// What the implementation does not report, so was not compared in some scenario.
+    pub not_compared: Vec<String>,
 }
 
 impl SuiteReport {
@@ -96,7 +105,7 @@ impl SuiteReport {
     pub fn exit_code(&self) -> u8 {
         if !self.invalid.is_empty() {
             2
-        } else if self.count("fail") + self.count("errored") > 0 {
+        } else if self.count("fail") + self.count("errored") > 0 || self.stopped.is_some() {
             1
         } else {
             0

@@ -28,7 +28,8 @@ use std::path::Path;
 
 /// Shrinks a divergence found at `action` by `seat` in the position `before`: a scenario from that
 /// position with that one action, then with cards taken out of the hands, the stock, the
-/// discard pile and the table (they go to the rest of the stock) while it still diverges.
+/// discard pile and the table (they go to the rest of the stock) while it still diverges with
+/// a divergence that `same` accepts (of the same cause).
 /// Returns the scenario text and its divergence.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn shrink(
@@ -41,6 +42,7 @@ pub(super) fn shrink(
     run: &Options,
     seed: u64,
     game_index: u64,
+    same: &dyn Fn(&Divergence) -> bool,
 ) -> Option<(String, Divergence)> {
     let mut reference = before.clone();
     let expect = match reference.apply(seat, action) {
@@ -68,7 +70,7 @@ pub(super) fn shrink(
         );
         let s = scenario::load_text("(shrinking)", &text, Path::new("."), &[]).ok()?;
         match run_scenario(&s, imp, run).verdict {
-            Verdict::Fail { divergence } => Some((text, divergence)),
+            Verdict::Fail { divergence } if same(&divergence) => Some((text, divergence)),
             _ => None,
         }
     };

@@ -4,11 +4,11 @@
 //! `engine-disagreements/` is skipped, and with the built-in engine a scenario whose own
 //! expectations the reference does not hold fails at that step.
 
-use super::Options;
 use super::compare::{Stop, compare};
 use super::implementation::ImplSpec;
 use super::report::{Divergence, ScenarioReport, SuiteReport, Verdict};
 use super::rules_involved::{exercised_names, rules_involved};
+use super::{ERRORED_IN_A_ROW, Options};
 use crate::suite::scenario::{self, Scenario};
 use crate::suite::transcript;
 use std::path::{Path, PathBuf};
@@ -23,6 +23,12 @@ fn is_disagreement(file: &str) -> bool {
 
 /// Runs one scenario against the implementation.
 pub fn run_scenario(s: &Scenario, imp: &ImplSpec, opts: &Options) -> ScenarioReport {
+    run_one(s, imp, opts).0
+}
+
+/// Runs one scenario against the implementation; also says whether it errored at `hello` (or the
+/// implementation could not be started), where the next scenario will not fare better.
+fn run_one(s: &Scenario, imp: &ImplSpec, opts: &Options) -> (ScenarioReport, bool) {
     let (rules, readings) = exercised_names(s);
     let mut report = ScenarioReport {
         file: s.file.clone(),
@@ -31,6 +37,7 @@ pub fn run_scenario(s: &Scenario, imp: &ImplSpec, opts: &Options) -> ScenarioRep
         steps: 0,
         rules,
         readings,
+        not_compared: Vec::new(),
     };
     if is_disagreement(&s.file) {
         report.verdict = Verdict::Skipped {
@@ -38,7 +45,7 @@ pub fn run_scenario(s: &Scenario, imp: &ImplSpec, opts: &Options) -> ScenarioRep
                 "engine-disagreements: the reference engine is known to differ from this scenario"
                     .into(),
         };
-        return report;
+        return (report, false);
     }
     let replay = transcript::replay(s);
     let exercised: Vec<String> = report
@@ -63,13 +70,13 @@ pub fn run_scenario(s: &Scenario, imp: &ImplSpec, opts: &Options) -> ScenarioRep
                 rules: rules_involved(&s.rules, &exercised, action.as_ref(), "", None),
             },
         };
-        return report;
+        return (report, false);
     }
     let mut instance = match imp.start(opts.timeout) {
         Ok(i) => i,
         Err(e) => {
             report.verdict = Verdict::Errored { error: e };
-            return report;
+            return (report, true);
         }
     };
     let outcome = compare(
@@ -78,24 +85,38 @@ pub fn run_scenario(s: &Scenario, imp: &ImplSpec, opts: &Options) -> ScenarioRep
         instance.as_mut(),
         &exercised,
         &mut report.steps,
+        &mut report.not_compared,
     );
     instance.close();
+    let mut dead = false;
     report.verdict = match outcome {
         Ok(()) => Verdict::Pass,
         Err(Stop::Skipped(reason)) => Verdict::Skipped { reason },
         Err(Stop::Errored(error)) => Verdict::Errored { error },
+        Err(Stop::Dead(error)) => {
+            dead = true;
+            Verdict::Errored { error }
+        }
         Err(Stop::Diverged(divergence)) => Verdict::Fail {
             divergence: *divergence,
         },
     };
-    report
+    (report, dead)
 }
 
-/// Runs every scenario under `dir` (or the one file `dir`).
+/// Runs every scenario under `dir` (or the one file `dir`), handing each report to `each` as it
+/// comes. Unless `opts.keep_going`, the run stops at a scenario errored at `hello` (or whose
+/// implementation could not be started) and after [`ERRORED_IN_A_ROW`] errored scenarios in a
+/// row; the report says why and how many scenarios were not run.
 ///
 /// # Errors
 /// `dir` cannot be read.
-pub fn run_suite(dir: &Path, imp: &ImplSpec, opts: &Options) -> Result<SuiteReport, String> {
+pub fn run_suite(
+    dir: &Path,
+    imp: &ImplSpec,
+    opts: &Options,
+    each: &mut dyn FnMut(&ScenarioReport),
+) -> Result<SuiteReport, String> {
     let files = scenario_files(dir)?;
     if files.is_empty() {
         return Err(format!("{}: no scenario files (*.yaml)", dir.display()));
@@ -104,10 +125,42 @@ pub fn run_suite(dir: &Path, imp: &ImplSpec, opts: &Options) -> Result<SuiteRepo
         implementation: imp.describe(),
         ..SuiteReport::default()
     };
-    for f in files {
-        match scenario::load(&f, &[]) {
-            Ok(s) => report.scenarios.push(run_scenario(&s, imp, opts)),
-            Err(e) => report.invalid.push((f.display().to_string(), e.render())),
+    let mut errored_in_a_row = 0;
+    let total = files.len();
+    for (i, f) in files.iter().enumerate() {
+        let s = match scenario::load(f, &[]) {
+            Ok(s) => s,
+            Err(e) => {
+                report.invalid.push((f.display().to_string(), e.render()));
+                continue;
+            }
+        };
+        let (r, dead) = run_one(&s, imp, opts);
+        each(&r);
+        for n in &r.not_compared {
+            if !report.not_compared.contains(n) {
+                report.not_compared.push(n.clone());
+            }
+        }
+        errored_in_a_row = match r.verdict {
+            Verdict::Errored { .. } => errored_in_a_row + 1,
+            _ => 0,
+        };
+        report.scenarios.push(r);
+        let why = if dead {
+            Some("the implementation does not answer `hello`".to_string())
+        } else if errored_in_a_row >= ERRORED_IN_A_ROW {
+            Some(format!("{ERRORED_IN_A_ROW} scenarios in a row errored"))
+        } else {
+            None
+        };
+        if let Some(why) = why.filter(|_| !opts.keep_going && i + 1 < total) {
+            report.not_run = total - i - 1;
+            report.stopped = Some(format!(
+                "stopped early: {why}; {} scenario(s) not run (--keep-going runs them all)",
+                report.not_run
+            ));
+            break;
         }
     }
     Ok(report)

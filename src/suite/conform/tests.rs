@@ -1,11 +1,14 @@
 //! Unit tests of the harness's small pure parts: a line read within a limit, the first JSON path
 //! where the reference and the implementation differ and how a value is shown, and clipped text.
 //! The harness as a whole is tested against the built-in engine, the served reference and the
-//! seeded bugs of `examples/mini_engine.rs` in `tests/integration/conform.rs`.
+//! seeded bugs of `examples/mini_engine.rs` in `tests/integration/conform.rs`; here too, what a
+//! run leaves in the harness's own process (threads, pipes) once it is over.
 
-use super::clip;
 use super::compare::{first_difference, show};
+use super::implementation::ImplSpec;
 use super::implementation::read_capped;
+use super::report::Verdict;
+use super::{Options, clip, run_suite};
 use crate::suite::protocol::Line;
 use serde_json::json;
 
@@ -57,4 +60,77 @@ fn the_first_difference_names_its_path() {
 fn clipped_text_keeps_whole_characters() {
     assert_eq!(clip("short", 10), "short");
     assert_eq!(clip("♠♥♦♣♠", 3), "♠♥♦…");
+}
+
+/// The harness's threads now running (they are named `conform-…`), and the pipes it holds open.
+fn threads_and_pipes() -> (usize, usize) {
+    let count = |dir: &str, keep: &dyn Fn(&std::path::Path) -> bool| {
+        std::fs::read_dir(dir)
+            .map(|d| d.flatten().filter(|e| keep(&e.path())).count())
+            .unwrap_or(0)
+    };
+    let threads = count("/proc/self/task", &|p| {
+        std::fs::read_to_string(p.join("comm")).is_ok_and(|c| c.starts_with("conform-"))
+    });
+    let pipes = count("/proc/self/fd", &|p| {
+        std::fs::read_link(p).is_ok_and(|l| l.to_string_lossy().starts_with("pipe:"))
+    });
+    (threads, pipes)
+}
+
+/// A wrapper script whose child never replies: every scenario errors at `hello` within the
+/// timeout, and once the run is over none of the threads or pipes it used is left.
+#[test]
+fn a_hanging_implementation_leaves_no_thread_or_pipe_behind() {
+    let dir = std::env::temp_dir().join(format!("push-rummy-hang-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("hang.sh");
+    std::fs::write(&script, "#!/bin/sh\nsleep 1000\n").unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    for f in [
+        "push/push-to-the-left.yaml",
+        "runs/no-turning-the-corner.yaml",
+    ] {
+        let from = root.join(f);
+        std::fs::copy(&from, dir.join(from.file_name().unwrap())).unwrap();
+    }
+    let before = threads_and_pipes();
+    let imp = ImplSpec::Command(vec!["sh".into(), script.display().to_string()]);
+    let opts = Options {
+        timeout: std::time::Duration::from_millis(200),
+        keep_going: true,
+    };
+    let mut during = Vec::new();
+    let report = run_suite(&dir, &imp, &opts, &mut |r| {
+        during.push(threads_and_pipes());
+        assert!(matches!(r.verdict, Verdict::Errored { .. }), "{r:?}");
+    })
+    .unwrap();
+    assert_eq!(report.scenarios.len(), 2);
+    assert_eq!(threads_and_pipes(), before);
+    // Counted after each scenario, and each time nothing of it was left.
+    assert_eq!(during, vec![before; 2]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What a `hello` of protocol 2 declares is what is compared; the rest is listed as not compared,
+/// and a name the protocol does not know is refused.
+#[test]
+fn declared_capabilities_decide_what_is_not_compared() {
+    use super::compare::Caps;
+    use crate::suite::protocol::CAPABILITIES;
+    assert!(Caps::all(1).not_compared().is_empty());
+    let caps = Caps::from_names(2, &[json!("events"), json!("legal")]).unwrap();
+    assert!(caps.events && caps.legal && !caps.readings && !caps.reason_codes);
+    let undeclared: Vec<String> = CAPABILITIES
+        .iter()
+        .filter(|(n, _)| !["events", "legal"].contains(n))
+        .map(|(_, what)| (*what).to_string())
+        .collect();
+    assert_eq!(caps.not_compared(), undeclared);
+    let none = Caps::from_names(2, &[]).unwrap();
+    assert_eq!(none.not_compared().len(), CAPABILITIES.len());
+    let e = Caps::from_names(2, &[json!("telepathy")]).unwrap_err();
+    assert!(e.contains("telepathy") && e.contains("reason-codes"), "{e}");
 }
