@@ -1,0 +1,164 @@
+//! Measures one built-in player against another in partnership games (docs/PLAYERS.md).
+//!
+//! ```text
+//! cargo run --release --example measure_player -- [--rules push] [--games 2000] [--jobs 2]
+//!     [--seed 1] [--bots standard,greedy]
+//! ```
+//!
+//! The first player of `--bots` sits at the even seats of one side, the second at the odd seats,
+//! in half the games; in the other half (the same deals, seed for seed) the sides swap seats, so
+//! that seat and dealer effects cancel. Game `k` is dealt by seat `k % players` with seed
+//! `seed + k / 2`, as `push-rummy play` deals them. Prints the first player's share of the games
+//! with a 95% Wilson interval (a tie, a win shared by both sides, counts as half a win), and per
+//! deal the share of hands that end by someone going out.
+
+use push_rummy::engine::bots::{self, Bot};
+use push_rummy::engine::game::{Game, HandEnd};
+use push_rummy::rules::load;
+use std::sync::Arc;
+
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    /// Wins of the measured player, in half-wins (a shared win is one).
+    half_wins: u64,
+    ties: u64,
+    /// Per deal: hands played, hands ended by going out.
+    hands: Vec<u64>,
+    went_out: Vec<u64>,
+}
+
+impl Tally {
+    fn merge(&mut self, o: Tally) {
+        self.games += o.games;
+        self.half_wins += o.half_wins;
+        self.ties += o.ties;
+        for (v, w) in [(&mut self.hands, o.hands), (&mut self.went_out, o.went_out)] {
+            if v.len() < w.len() {
+                v.resize(w.len(), 0);
+            }
+            for (a, b) in v.iter_mut().zip(w) {
+                *a += b;
+            }
+        }
+    }
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials.
+fn wilson(k: f64, n: f64) -> (f64, f64) {
+    let z = 1.959_964f64;
+    let p = k / n;
+    let d = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / d;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    (centre - half, centre + half)
+}
+
+fn main() {
+    let mut rules_name = "push".to_string();
+    let (mut games, mut jobs, mut seed) = (2000u64, 2usize, 1u64);
+    let mut names = "standard,greedy".to_string();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    for pair in args.chunks(2) {
+        let value = pair.get(1).cloned().unwrap_or_default();
+        let number = || value.parse::<u64>().expect("a number");
+        match pair[0].as_str() {
+            "--rules" => rules_name = value.clone(),
+            "--games" => games = number(),
+            "--jobs" => jobs = usize::try_from(number()).expect("a number of jobs"),
+            "--seed" => seed = number(),
+            "--bots" => names = value.clone(),
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    let pick: Vec<Bot> = names
+        .split(',')
+        .map(|n| Bot::parse(n.trim()).expect("a bot: greedy, random, standard"))
+        .collect();
+    let [me, them] = pick[..] else {
+        panic!("--bots names two players")
+    };
+    let rules = Arc::new(load(&rules_name, &[]).expect("rules").rules);
+    let players = rules.players.0;
+    let jobs = jobs.clamp(1, 64) as u64;
+    let tally = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|j| {
+                let rules = &rules;
+                scope.spawn(move || {
+                    let mut t = Tally::default();
+                    let mut k = j;
+                    while k < games {
+                        // Even games: the measured player at the even seats; odd: at the odd.
+                        let mine = (k % 2) as u8;
+                        let lineup: Vec<Bot> = (0..players)
+                            .map(|s| if s % 2 == mine { me } else { them })
+                            .collect();
+                        let s = seed + k / 2;
+                        let dealer = ((k / 2) % u64::from(players)) as u8;
+                        let g = Game::new(Arc::clone(rules), players, dealer, s, vec![])
+                            .expect("the rules seat their least number of players");
+                        let p = bots::play(g, &lineup, s, false);
+                        let side = p.game.side_of[usize::from(mine)];
+                        let won = p.game.winners.contains(&side);
+                        let shared = won && p.game.winners.len() > 1;
+                        t.games += 1;
+                        t.half_wins += match (won, shared) {
+                            (true, false) => 2,
+                            (true, true) => 1,
+                            _ => 0,
+                        };
+                        t.ties += u64::from(shared);
+                        for (d, r) in p.game.results.iter().enumerate() {
+                            if t.hands.len() <= d {
+                                t.hands.resize(d + 1, 0);
+                                t.went_out.resize(d + 1, 0);
+                            }
+                            t.hands[d] += 1;
+                            t.went_out[d] += u64::from(matches!(r.end, HandEnd::WentOut(_)));
+                        }
+                        k += jobs;
+                    }
+                    t
+                })
+            })
+            .collect();
+        let mut total = Tally::default();
+        for h in handles {
+            total.merge(h.join().expect("a game thread does not panic"));
+        }
+        total
+    });
+    let n = tally.games as f64;
+    let wins = tally.half_wins as f64 / 2.0;
+    let (lo, hi) = wilson(wins, n);
+    println!(
+        "{rules_name}: {} against {} partners, {} games (sides swapped in half)",
+        me.name(),
+        them.name(),
+        tally.games
+    );
+    println!(
+        "  {} wins {:.1}% (95% interval {:.1}%–{:.1}%; {} ties counted as half)",
+        me.name(),
+        100.0 * wins / n,
+        100.0 * lo,
+        100.0 * hi,
+        tally.ties
+    );
+    let (all_out, all_hands): (u64, u64) = (tally.went_out.iter().sum(), tally.hands.iter().sum());
+    println!(
+        "  hands ended by going out: {:.1}% of {all_hands}",
+        100.0 * all_out as f64 / all_hands.max(1) as f64
+    );
+    for (d, (&h, &o)) in tally.hands.iter().zip(&tally.went_out).enumerate() {
+        let (lo, hi) = wilson(o as f64, h as f64);
+        println!(
+            "    deal {}: {:.1}% (95% interval {:.1}%–{:.1}%) of {h}",
+            d + 1,
+            100.0 * o as f64 / h as f64,
+            100.0 * lo,
+            100.0 * hi
+        );
+    }
+}
