@@ -5,7 +5,8 @@
 //!   the hand with it meets the contract, when it is wild, or when it joins cards in hand towards
 //!   the contract (a third of a rank where sets are wanted, a card close to others of its suit
 //!   where runs are); after the contract, when it is wild, lays off on the table or makes a new
-//!   meld with the hand. Otherwise it pushes the card (or, where the rules have no push, draws
+//!   meld with the hand (a card towards the contract only while cards keep reaching the table:
+//!   see [`Style::patience`]). Otherwise it pushes the card (or, where the rules have no push, draws
 //!   from the stock).
 //! - **Its turn.** It lays the contract down as soon as it can; after it, it lays off its natural
 //!   cards, rescues wilds from the table with the naturals they stand for, melds new runs and
@@ -51,6 +52,10 @@ pub struct Style {
     /// The least worth of the top discard (in the hand with it) for it to be taken before the
     /// contract.
     pub take: i32,
+    /// Rounds of turns without a card reaching the table after which a discard is taken before
+    /// the contract only to complete it: where the stock does not run down (no push, no
+    /// stall limit), players that keep taking each other's discards would play on for ever.
+    pub patience: u32,
     /// Percent of a card's worth kept after the contract (new melds matter less than going out).
     pub after: i32,
     /// Taken off a discard that lays off on the table when the next player is an opponent past
@@ -66,6 +71,7 @@ impl Default for Style {
             triple: 30,
             run: [8, 18, 30],
             take: 14,
+            patience: 10,
             after: 50,
             feed: 12,
         }
@@ -240,10 +246,11 @@ fn draw(style: &Style, view: &Game, seat: u8) -> Option<Action> {
                 })
             } else {
                 let contract = &rules.rounds[view.round].contract;
-                laydown(rules, contract, &with).is_some() || {
-                    let w = worths(style, rules, &with, contract);
-                    w[top.index()] >= style.take
-                }
+                laydown(rules, contract, &with).is_some()
+                    || view.deal.stall < style.patience * u32::from(view.players) && {
+                        let w = worths(style, rules, &with, contract);
+                        w[top.index()] >= style.take
+                    }
             }
         }
     };
