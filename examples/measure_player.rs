@@ -2,18 +2,25 @@
 //!
 //! ```text
 //! cargo run --release --example measure_player -- [--rules push] [--games 2000] [--jobs 2]
-//!     [--seed 1] [--bots standard,greedy]
+//!     [--seed 1] [--bots standard,greedy] [--style take=14,pair=14,...]
 //! ```
 //!
-//! The first player of `--bots` sits at the even seats of one side, the second at the odd seats,
-//! in half the games; in the other half (the same deals, seed for seed) the sides swap seats, so
+//! The first player of `--bots` sits at the even seats (one side in partnership games), the
+//! second at the odd seats, in half the games; in the other half (the same deals, seed for seed) the sides swap seats, so
 //! that seat and dealer effects cancel. Game `k` is dealt by seat `k % players` with seed
 //! `seed + k / 2`, as `push-rummy play` deals them. Prints the first player's share of the games
-//! with a 95% Wilson interval (a tie, a win shared by both sides, counts as half a win), and per
+//! with a 95% Wilson interval (a game won by a seat of each, a shared win, counts as half; in
+//! games each for himself, a game is the first player's when one of its seats wins), and per
 //! deal the share of hands that end by someone going out.
+//!
+//! `--style` plays the standard player with other worths than its default ones
+//! (`push_rummy::engine::standard::Style`: `wild`, `pair`, `triple`, `run1`, `run2`, `run3`,
+//! `take`, `push` (`take_over_push`), `patience`, `after`, `feed`), to try them.
 
+use push_rummy::base::rng::Rng;
 use push_rummy::engine::bots::{self, Bot};
 use push_rummy::engine::game::{Game, HandEnd};
+use push_rummy::engine::standard::{self, Style};
 use push_rummy::rules::load;
 use std::sync::Arc;
 
@@ -54,10 +61,49 @@ fn wilson(k: f64, n: f64) -> (f64, f64) {
     (centre - half, centre + half)
 }
 
+/// `Style::default()` with the `key=value` pairs of `spec` put in.
+fn style(spec: &str) -> Style {
+    let mut s = Style::default();
+    for pair in spec.split(',').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').expect("key=value");
+        let v: i32 = value.parse().expect("a whole number");
+        match key {
+            "wild" => s.wild = v,
+            "pair" => s.pair = v,
+            "triple" => s.triple = v,
+            "run1" => s.run[0] = v,
+            "run2" => s.run[1] = v,
+            "run3" => s.run[2] = v,
+            "take" => s.take = v,
+            "push" => s.take_over_push = v,
+            "patience" => s.patience = u32::try_from(v).expect("patience is not negative"),
+            "after" => s.after = v,
+            "feed" => s.feed = v,
+            other => panic!("unknown worth {other}"),
+        }
+    }
+    s
+}
+
+/// A whole game, each seat played by its bot; the standard player in `style`.
+fn play_styled(mut g: Game, lineup: &[Bot], style: &Style) -> Game {
+    let mut rng = Rng::new(0);
+    while !g.is_over() {
+        let seat = g.turn();
+        let a = match lineup[usize::from(seat)] {
+            Bot::Standard => standard::choose_with(style, &g),
+            bot => bots::choose(bot, &g, &mut rng),
+        };
+        g.apply(seat, &a).expect("a player plays legal actions");
+    }
+    g
+}
+
 fn main() {
     let mut rules_name = "push".to_string();
     let (mut games, mut jobs, mut seed) = (2000u64, 2usize, 1u64);
     let mut names = "standard,greedy".to_string();
+    let mut styled = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
         let value = pair.get(1).cloned().unwrap_or_default();
@@ -68,6 +114,7 @@ fn main() {
             "--jobs" => jobs = usize::try_from(number()).expect("a number of jobs"),
             "--seed" => seed = number(),
             "--bots" => names = value.clone(),
+            "--style" => styled = Some(style(&value)),
             other => panic!("unknown argument {other}"),
         }
     }
@@ -84,7 +131,7 @@ fn main() {
     let tally = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs)
             .map(|j| {
-                let rules = &rules;
+                let (rules, styled) = (&rules, &styled);
                 scope.spawn(move || {
                     let mut t = Tally::default();
                     let mut k = j;
@@ -98,10 +145,18 @@ fn main() {
                         let dealer = ((k / 2) % u64::from(players)) as u8;
                         let g = Game::new(Arc::clone(rules), players, dealer, s, vec![])
                             .expect("the rules seat their least number of players");
-                        let p = bots::play(g, &lineup, s, false);
-                        let side = p.game.side_of[usize::from(mine)];
-                        let won = p.game.winners.contains(&side);
-                        let shared = won && p.game.winners.len() > 1;
+                        let g = match styled {
+                            Some(style) => play_styled(g, &lineup, style),
+                            None => bots::play(g, &lineup, s, false).game,
+                        };
+                        // Whether a seat of the measured player's, and one of the other's,
+                        // is on a winning side (games each for himself have a side per seat).
+                        let side_won = |bot: Bot| {
+                            (0..usize::from(players))
+                                .any(|s| lineup[s] == bot && g.winners.contains(&g.side_of[s]))
+                        };
+                        let (won, lost) = (side_won(me), side_won(them));
+                        let shared = won && lost;
                         t.games += 1;
                         t.half_wins += match (won, shared) {
                             (true, false) => 2,
@@ -109,7 +164,7 @@ fn main() {
                             _ => 0,
                         };
                         t.ties += u64::from(shared);
-                        for (d, r) in p.game.results.iter().enumerate() {
+                        for (d, r) in g.results.iter().enumerate() {
                             if t.hands.len() <= d {
                                 t.hands.resize(d + 1, 0);
                                 t.went_out.resize(d + 1, 0);

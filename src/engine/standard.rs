@@ -1,13 +1,14 @@
 //! The `standard` player: plays like a decent person, from what its seat sees.
 //!
 //! What it does, decision by decision:
-//! - **The draw.** It takes the top discard when the card is of use: before its contract, when
-//!   the hand with it meets the contract, when it is wild, or when it joins cards in hand towards
-//!   the contract (a third of a rank where sets are wanted, a card close to others of its suit
-//!   where runs are); after the contract, when it is wild, lays off on the table or makes a new
-//!   meld with the hand (a card towards the contract only while cards keep reaching the table:
-//!   see [`Style::patience`]). Otherwise it pushes the card (or, where the rules have no push, draws
-//!   from the stock).
+//! - **The draw.** It takes the top discard when the card is of use. Before its contract: when
+//!   the hand with it meets the contract, when it is wild, or, where declining it draws from the
+//!   stock instead of pushing it, when it joins cards in hand towards the contract (a third of a
+//!   rank where sets are wanted, a card close to others of its suit where runs are), and only
+//!   while cards keep reaching the table ([`Style::patience`]). After its contract: when it is
+//!   wild, lays off on the table or makes a new meld with the hand. Otherwise it pushes the card
+//!   (or, where the rules have no push, draws from the stock): a push hands the neighbour two
+//!   cards, which count against that side when the deal ends.
 //! - **Its turn.** It lays the contract down as soon as it can; after it, it lays off its natural
 //!   cards, rescues wilds from the table with the naturals they stand for, melds new runs and
 //!   sets, and then lays off its wilds, so that it goes out whenever the rules let it.
@@ -50,8 +51,12 @@ pub struct Style {
     /// A card with one, two, three or more natural cards of its suit within a run's reach.
     pub run: [i32; 3],
     /// The least worth of the top discard (in the hand with it) for it to be taken before the
-    /// contract.
+    /// contract towards it, where declining it draws from the stock.
     pub take: i32,
+    /// The same where declining it pushes it. The default is above every worth: a push hands
+    /// the neighbour two cards, and pushing every card that neither completes the contract nor
+    /// is wild wins more games of Push (docs/PLAYERS.md).
+    pub take_over_push: i32,
     /// Rounds of turns without a card reaching the table after which a discard is taken before
     /// the contract only to complete it: where the stock does not run down (no push, no
     /// stall limit), players that keep taking each other's discards would play on for ever.
@@ -69,10 +74,11 @@ impl Default for Style {
             wild: 60,
             pair: 14,
             triple: 30,
-            run: [8, 18, 30],
+            run: [12, 24, 36],
             take: 14,
+            take_over_push: 100,
             patience: 10,
-            after: 50,
+            after: 100,
             feed: 12,
         }
     }
@@ -246,10 +252,15 @@ fn draw(style: &Style, view: &Game, seat: u8) -> Option<Action> {
                 })
             } else {
                 let contract = &rules.rounds[view.round].contract;
+                let least = if view.push_check().is_ok() {
+                    style.take_over_push
+                } else {
+                    style.take
+                };
                 laydown(rules, contract, &with).is_some()
                     || view.deal.stall < style.patience * u32::from(view.players) && {
                         let w = worths(style, rules, &with, contract);
-                        w[top.index()] >= style.take
+                        w[top.index()] >= least
                     }
             }
         }
