@@ -5,7 +5,7 @@
 use push_rummy::base::card::Counts;
 use push_rummy::base::rng::Rng;
 use push_rummy::engine::bots::{self, Bot};
-use push_rummy::engine::game::Game;
+use push_rummy::engine::game::{Action, Game, Stage};
 use push_rummy::engine::standard;
 use push_rummy::rules::disputes::DisputeId;
 use push_rummy::rules::{BUILT_IN, Rules, load};
@@ -85,11 +85,10 @@ fn game_at(rules: &Arc<Rules>, seed: u64, steps: usize) -> Game {
     g
 }
 
-/// Swapping the hidden cards (other hands, stock, generator) never changes the standard
-/// player's choice, at many positions of Push (with the pushed card face up and face down),
-/// Cap-It, 6 7 8 9 10 and rule sets with buying out of turn.
-#[test]
-fn hidden_cards_do_not_change_a_choice() {
+/// Positions of Push (with the pushed card face up and face down), Cap-It, 6 7 8 9 10 and a rule
+/// set with buying out of turn, each with its hidden cards swapped four ways (other hands, stock,
+/// generator): how many positions, and at how many of them `choose` changed its choice.
+fn choices_changed_by_hidden_cards(choose: &dyn Fn(&Game) -> Action) -> (usize, usize) {
     let mut rule_sets: Vec<Rules> = ["push", "cap-it", "six-to-ten", "spec/house/may-i-app.yaml"]
         .iter()
         .map(|n| load(n, &[]).unwrap().rules)
@@ -98,7 +97,7 @@ fn hidden_cards_do_not_change_a_choice() {
     face_down.set_reading(DisputeId::PushCardVisibility, "face-down");
     rule_sets.push(face_down);
     let mut rng = Rng::new(7);
-    let (mut positions, mut changed) = (0, 0);
+    let (mut positions, mut changed, mut stock_changed) = (0, 0, 0);
     for rules in rule_sets {
         let rules = Arc::new(rules);
         for seed in 0..40 {
@@ -108,25 +107,46 @@ fn hidden_cards_do_not_change_a_choice() {
                 continue;
             }
             let seat = g.turn();
-            let chosen = standard::choose(&g);
+            let chosen = choose(&g);
+            let mut differs = false;
             for _ in 0..4 {
                 let h = hidden_swapped(&g, seat, &mut rng);
-                changed += usize::from(h.deal.stock != g.deal.stock);
-                assert_eq!(
-                    standard::choose(&h),
-                    chosen,
-                    "{}: seed {seed}, after {steps} actions",
-                    rules.name
-                );
-                // The view is the same game, whatever was swapped.
+                stock_changed += usize::from(h.deal.stock != g.deal.stock);
+                differs |= choose(&h) != chosen;
+                // The standard player's view is the same game, whatever was swapped.
                 let (a, b) = (standard::view(&g, seat), standard::view(&h, seat));
                 assert_eq!(a.deal, b.deal, "{}: seed {seed}", rules.name);
             }
             positions += 1;
+            changed += usize::from(differs);
         }
     }
     assert!(positions > 150, "{positions} positions");
-    assert!(changed > 500, "the swaps changed the stock {changed} times");
+    assert!(
+        stock_changed > 500,
+        "the swaps changed the stock {stock_changed} times"
+    );
+    (positions, changed)
+}
+
+/// Swapping the hidden cards never changes the standard player's choice; the same swaps catch a
+/// player that looks at the top stock card when it draws.
+#[test]
+fn hidden_cards_do_not_change_a_choice() {
+    let (positions, changed) = choices_changed_by_hidden_cards(&standard::choose);
+    assert_eq!(changed, 0, "{changed} of {positions} choices changed");
+    let peeking = |g: &Game| match g.deal.stock.last() {
+        Some(c) if g.deal.stage == Stage::Draw => {
+            if c.index() % 2 == 0 {
+                Action::TakeDiscard
+            } else {
+                Action::Push
+            }
+        }
+        _ => standard::choose(g),
+    };
+    let (_, caught) = choices_changed_by_hidden_cards(&peeking);
+    assert!(caught > 10, "a peeking player changed {caught} choices");
 }
 
 /// Six games under every built-in rule set and house file, at each number of players the
