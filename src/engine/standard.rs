@@ -40,13 +40,15 @@ use crate::rules::disputes::reading;
 use crate::rules::spec::{Component, MeldKind};
 use std::rc::Rc;
 
-/// How much the standard player makes of a card: the worths of [`worths`], in points.
+/// How much the standard player makes of a card, in points (set against the card's own points
+/// when it chooses a discard), and when it takes the top discard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Style {
     /// A wild card.
     pub wild: i32,
-    /// A card with one other of its rank (sets wanted), and with two or more.
+    /// A card with one other natural card of its rank, where sets are wanted.
     pub pair: i32,
+    /// A card with two or more others of its rank, where sets are wanted.
     pub triple: i32,
     /// A card with one, two, three or more natural cards of its suit within a run's reach.
     pub run: [i32; 3],
@@ -61,10 +63,11 @@ pub struct Style {
     /// the contract only to complete it: where the stock does not run down (no push, no
     /// stall limit), players that keep taking each other's discards would play on for ever.
     pub patience: u32,
-    /// Percent of a card's worth kept after the contract (new melds matter less than going out).
+    /// Percent of a card's worth kept after the contract, where the melds wanted are new runs
+    /// and sets of the least size.
     pub after: i32,
-    /// Taken off a discard that lays off on the table when the next player is an opponent past
-    /// the contract.
+    /// Added to the worth of a card that lays off on the table when the next player is an
+    /// opponent past the contract, so that it is discarded later.
     pub feed: i32,
 }
 
@@ -157,8 +160,10 @@ fn wanted(rules: &Rules, game: &Game, seat: u8) -> Vec<Component> {
     }
 }
 
-/// The worth of each card kind of `hand` towards the `wanted` melds (by [`Card::index`]); less
-/// its points where `points` is set.
+/// The worth of each card kind of `hand` towards the `wanted` melds (by [`Card::index`]): a
+/// wild's, or the better of its worth towards a set (by the natural cards of its rank held)
+/// and towards a run (by the most natural cards of its suit, or of any suit under
+/// `run-suits=any-suits`, that one window of the longest run wanted holds with it).
 fn worths(style: &Style, rules: &Rules, hand: &Counts, wanted: &[Component]) -> [i32; KINDS] {
     let mut w = [0; KINDS];
     let sets = wanted.iter().any(|c| c.kind == MeldKind::Set);
@@ -227,6 +232,7 @@ fn worths(style: &Style, rules: &Rules, hand: &Counts, wanted: &[Component]) -> 
     w
 }
 
+/// [`contract::laydown`], shared as [`Game::meld_candidate`] takes it.
 fn laydown(rules: &Rules, comps: &[Component], hand: &Counts) -> Option<Rc<contract::Laydown>> {
     contract::laydown(rules, comps, hand).map(Rc::new)
 }
