@@ -29,6 +29,8 @@ struct Tally {
     games: u64,
     /// Wins of the measured player, in half-wins (a shared win is one).
     half_wins: u64,
+    /// The same, of the games with the measured player at the even seats, and at the odd.
+    half_wins_at: [u64; 2],
     ties: u64,
     /// Per deal: hands played, hands ended by going out.
     hands: Vec<u64>,
@@ -39,6 +41,9 @@ impl Tally {
     fn merge(&mut self, o: Tally) {
         self.games += o.games;
         self.half_wins += o.half_wins;
+        for (a, b) in self.half_wins_at.iter_mut().zip(o.half_wins_at) {
+            *a += b;
+        }
         self.ties += o.ties;
         for (v, w) in [(&mut self.hands, o.hands), (&mut self.went_out, o.went_out)] {
             if v.len() < w.len() {
@@ -158,11 +163,13 @@ fn main() {
                         let (won, lost) = (side_won(me), side_won(them));
                         let shared = won && lost;
                         t.games += 1;
-                        t.half_wins += match (won, shared) {
+                        let half_wins = match (won, shared) {
                             (true, false) => 2,
                             (true, true) => 1,
                             _ => 0,
                         };
+                        t.half_wins += half_wins;
+                        t.half_wins_at[usize::from(mine)] += half_wins;
                         t.ties += u64::from(shared);
                         for (d, r) in g.results.iter().enumerate() {
                             if t.hands.len() <= d {
@@ -200,6 +207,14 @@ fn main() {
         100.0 * lo,
         100.0 * hi,
         tally.ties
+    );
+    // Games 0, 2, 4, … seat the measured player at the even seats.
+    let at_even = tally.games.div_ceil(2) as f64;
+    println!(
+        "    at the even seats {:.1}% of {at_even}, at the odd seats {:.1}% of {}",
+        100.0 * tally.half_wins_at[0] as f64 / 2.0 / at_even,
+        100.0 * tally.half_wins_at[1] as f64 / 2.0 / (n - at_even),
+        n - at_even
     );
     let (all_out, all_hands): (u64, u64) = (tally.went_out.iter().sum(), tally.hands.iter().sum());
     println!(
