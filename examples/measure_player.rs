@@ -155,12 +155,14 @@ fn main() {
                             None => bots::play(g, &lineup, s, false).game,
                         };
                         // Whether a seat of the measured player's, and one of the other's,
-                        // is on a winning side (games each for himself have a side per seat).
-                        let side_won = |bot: Bot| {
-                            (0..usize::from(players))
-                                .any(|s| lineup[s] == bot && g.winners.contains(&g.side_of[s]))
+                        // is on a winning side (games each for himself have a side per seat):
+                        // by seat, so that a player measured against itself is told apart.
+                        let side_won = |parity: u8| {
+                            (0..players).any(|s| {
+                                s % 2 == parity && g.winners.contains(&g.side_of[usize::from(s)])
+                            })
                         };
-                        let (won, lost) = (side_won(me), side_won(them));
+                        let (won, lost) = (side_won(mine), side_won(1 - mine));
                         let shared = won && lost;
                         t.games += 1;
                         let half_wins = match (won, shared) {
