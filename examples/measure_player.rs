@@ -2,16 +2,18 @@
 //!
 //! ```text
 //! cargo run --release --example measure_player -- [--rules push] [--games 2000] [--jobs 2]
-//!     [--seed 1] [--bots standard,greedy] [--style take=14,pair=14,...]
+//!     [--seed 1] [--players N] [--bots standard,greedy] [--style take=14,pair=14,...]
 //! ```
 //!
 //! The first player of `--bots` sits at the even seats (one side in partnership games), the
-//! second at the odd seats, in half the games; in the other half (the same deals, seed for seed) the sides swap seats, so
-//! that seat and dealer effects cancel. Game `k` is dealt by seat `k % players` with seed
-//! `seed + k / 2`, as `push-rummy play` deals them. Prints the first player's share of the games
-//! with a 95% Wilson interval (a game won by a seat of each, a shared win, counts as half; in
-//! games each for himself, a game is the first player's when one of its seats wins), and per
-//! deal the share of hands that end by someone going out.
+//! second at the odd seats, in half the games; in the other half (the same deals, seed for seed)
+//! they swap seats, so that seat and dealer effects cancel. Game `k` is dealt with seed
+//! `seed + k / 2` by seat `(k / 2) % players`. The table has the fewest players the rules seat,
+//! one more where that is odd (so that each player holds half the seats), or `--players`.
+//! Prints the first player's share of the games with a 95% Wilson interval (a game won by a
+//! seat of each, a shared win, counts as half; in games each for himself, a game is the first
+//! player's when one of its seats wins), and per deal the share of hands that end by someone
+//! going out.
 //!
 //! `--style` plays the standard player with other worths than its default ones
 //! (`push_rummy::engine::standard::Style`: `wild`, `pair`, `triple`, `run1`, `run2`, `run3`,
@@ -107,6 +109,7 @@ fn play_styled(mut g: Game, lineup: &[Bot], style: &Style) -> Game {
 fn main() {
     let mut rules_name = "push".to_string();
     let (mut games, mut jobs, mut seed) = (2000u64, 2usize, 1u64);
+    let mut seated = None;
     let mut names = "standard,greedy".to_string();
     let mut styled = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -118,6 +121,7 @@ fn main() {
             "--games" => games = number(),
             "--jobs" => jobs = usize::try_from(number()).expect("a number of jobs"),
             "--seed" => seed = number(),
+            "--players" => seated = Some(u8::try_from(number()).expect("a number of players")),
             "--bots" => names = value.clone(),
             "--style" => styled = Some(style(&value)),
             other => panic!("unknown argument {other}"),
@@ -131,7 +135,13 @@ fn main() {
         panic!("--bots names two players")
     };
     let rules = Arc::new(load(&rules_name, &[]).expect("rules").rules);
-    let players = rules.players.0;
+    // An even number of players by default, so that each player holds half the seats.
+    let (low, high) = rules.players;
+    let players = seated.unwrap_or(if low % 2 == 0 || low == high {
+        low
+    } else {
+        low + 1
+    });
     let jobs = jobs.clamp(1, 64) as u64;
     let tally = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs)
@@ -197,7 +207,7 @@ fn main() {
     let wins = tally.half_wins as f64 / 2.0;
     let (lo, hi) = wilson(wins, n);
     println!(
-        "{rules_name}: {} against {} partners, {} games (sides swapped in half)",
+        "{rules_name}, {players} players: {} against {}, {} games (seats swapped in half)",
         me.name(),
         them.name(),
         tally.games
