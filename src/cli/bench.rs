@@ -10,7 +10,7 @@ use serde_json::json;
 #[derive(Args)]
 pub struct BenchArgs {
     /// Workloads to run: meld-check, meld-all, laydown-10, laydown-20, laydown-30,
-    /// game-greedy, replay-suite.
+    /// game-greedy, game-standard, replay-suite.
     pub workloads: Vec<String>,
     /// Seconds per workload.
     #[arg(long, default_value_t = 3.0)]

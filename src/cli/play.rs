@@ -20,7 +20,7 @@ pub struct PlayArgs {
     /// Players at the table (default: the fewest the rules allow).
     #[arg(long)]
     pub players: Option<u8>,
-    /// Players by seat, cycled: greedy, random.
+    /// Players by seat, cycled: greedy, random, standard.
     #[arg(long, default_value = "greedy", value_delimiter = ',')]
     pub bots: Vec<String>,
     /// Number of games; more than one prints a summary.
@@ -52,8 +52,11 @@ fn parse_bots(names: &[String]) -> Result<Vec<Bot>, Failure> {
     let bots: Vec<Bot> = names
         .iter()
         .map(|n| {
-            Bot::parse(n.trim())
-                .ok_or_else(|| bad_input(format!("unknown bot `{n}`: the bots are greedy, random")))
+            Bot::parse(n.trim()).ok_or_else(|| {
+                bad_input(format!(
+                    "unknown bot `{n}`: the bots are greedy, random, standard"
+                ))
+            })
         })
         .collect::<Result<_, _>>()?;
     if bots.is_empty() {

@@ -24,6 +24,8 @@ use std::sync::Arc;
 pub enum Bot {
     Greedy,
     Random,
+    /// [`crate::engine::standard`]: plays like a decent person, from its own view.
+    Standard,
 }
 
 impl Bot {
@@ -31,6 +33,7 @@ impl Bot {
         match s {
             "greedy" => Some(Bot::Greedy),
             "random" => Some(Bot::Random),
+            "standard" => Some(Bot::Standard),
             _ => None,
         }
     }
@@ -39,6 +42,7 @@ impl Bot {
         match self {
             Bot::Greedy => "greedy",
             Bot::Random => "random",
+            Bot::Standard => "standard",
         }
     }
 }
@@ -75,6 +79,7 @@ pub fn choose(bot: Bot, game: &Game, rng: &mut Rng) -> Action {
     match bot {
         Bot::Greedy => greedy(&mut Probe(game), seat, &mut Memo::default()),
         Bot::Random => random(game, seat, rng),
+        Bot::Standard => crate::engine::standard::choose(game),
     }
 }
 
@@ -721,6 +726,7 @@ pub fn play(mut game: Game, bots: &[Bot], seed: u64, check: bool) -> Played {
                 (a, t.applied)
             }
             Bot::Random => (random(&game, seat, &mut rng), false),
+            Bot::Standard => (crate::engine::standard::choose(&game), false),
         };
         if !applied && let Err(e) = game.apply_into(seat, &a, &mut events) {
             panic!("bot {} proposed an illegal action {a:?}: {e}", bot.name());

@@ -46,6 +46,11 @@ pub const WORKLOADS: &[(&str, &str, Option<f64>)] = &[
         Some(5e3),
     ),
     (
+        "game-standard",
+        "a complete game, four standard players (or the fewest the rules seat)",
+        Some(170.0),
+    ),
+    (
         "replay-suite",
         "the whole conformance suite: read every scenario and replay it",
         Some(1.0),
@@ -163,6 +168,14 @@ pub fn greedy_game(rules: &Arc<Rules>, seed: u64) -> usize {
     bots::play(g, &[Bot::Greedy], seed, false).actions.len()
 }
 
+/// One complete game of standard players from `seed`, with [`seats`] players.
+pub fn standard_game(rules: &Arc<Rules>, seed: u64) -> usize {
+    let n = seats(rules);
+    let g = Game::new(rules.clone(), n, (seed % u64::from(n)) as u8, seed, vec![])
+        .expect("the rules seat this many");
+    bots::play(g, &[Bot::Standard], seed, false).actions.len()
+}
+
 /// Reads and replays each scenario file; the number replayed.
 ///
 /// # Errors
@@ -265,6 +278,12 @@ pub fn run(name: &str, seconds: f64, suite: &Path, rules: &Rules) -> Result<Meas
             let rules = Arc::new(rules);
             measure(budget, runs, |i| {
                 black_box(greedy_game(&rules, i));
+            })
+        }
+        "game-standard" => {
+            let rules = Arc::new(rules);
+            measure(budget, runs, |i| {
+                black_box(standard_game(&rules, i));
             })
         }
         "replay-suite" => {

@@ -25,6 +25,7 @@ fn bench_json_reports_every_workload_with_its_target() {
             "laydown-20",
             "laydown-30",
             "game-greedy",
+            "game-standard",
             "replay-suite"
         ]
     );
@@ -66,6 +67,7 @@ fn bench_runs_every_workload_under_any_rules() {
             "meld-all",
             "laydown-10",
             "game-greedy",
+            "game-standard",
         ]);
         assert_eq!(code, 0, "{rules}: {err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();

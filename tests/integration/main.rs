@@ -8,6 +8,7 @@
 //! - The oracle against its references: `meld_oracle`, `laydown`, `source_examples`.
 //! - The engine: `engine_rules` (one test per rule), `legal_actions`, `observation`,
 //!   `worked_examples`, `properties`, `games` (seeded games with every invariant), `mutants`.
+//! - The players: `standard_player` (no peeking, every rule set, stronger than greedy).
 //! - Notation: `notation`, `action_notation`.
 //! - The rules files and the register: `citations`, `register`, `schema`, `scenario_files`.
 //! - The command line, run as a process: `cli`, `conform`, `disputes`, `docs_cli`, `hostile`,
@@ -39,4 +40,5 @@ mod register;
 mod scenario_files;
 mod schema;
 mod source_examples;
+mod standard_player;
 mod worked_examples;

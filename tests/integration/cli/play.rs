@@ -122,3 +122,29 @@ fn play_many_games_prints_a_summary_and_jobs_do_not_change_it() {
     expect(2, &["play", "--bots", "clever"]);
     expect(2, &["play", "--players", "3"]);
 }
+
+/// `--bots standard,greedy` seats the standard player: many games sum up alike whatever
+/// `--jobs`, one game plays to the end, and an unknown name lists it among the bots.
+#[test]
+fn play_seats_the_standard_player() {
+    let args = |jobs: &'static str| {
+        [
+            "--json",
+            "play",
+            "--games",
+            "8",
+            "--jobs",
+            jobs,
+            "--bots",
+            "standard,greedy",
+        ]
+    };
+    let one = expect(0, &args("1")).json();
+    assert_eq!(one, expect(0, &args("2")).json());
+    assert_eq!(one["games"], 8);
+    assert_eq!(one["hands"], 40);
+    let game = expect(0, &["--json", "play", "--bots", "standard", "--seed", "3"]).json();
+    assert!(!game["winners"].as_array().unwrap().is_empty());
+    let unknown = expect(2, &["play", "--bots", "clever"]);
+    assert!(unknown.stderr.contains("standard"), "{}", unknown.stderr);
+}
