@@ -1008,7 +1008,10 @@ fn start(msg: &Value, bug: Bugs) -> Result<Game, Outcome> {
                 for m in contract.split(',') {
                     let words: Vec<&str> = m.split_whitespace().collect();
                     match words.as_slice() {
-                        [kind, "of", n] => c.push((*kind == "run", n.parse().unwrap_or(99))),
+                        // Not a plain size (e.g. a deal played `:all-at-once`): not implemented.
+                        [kind, "of", n] if n.parse::<u8>().is_ok() => {
+                            c.push((*kind == "run", n.parse().unwrap_or(99)))
+                        }
                         _ => return Err(unsupported(format!("rounds={text}"))),
                     }
                 }

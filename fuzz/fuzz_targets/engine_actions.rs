@@ -71,8 +71,9 @@ fuzz_target!(|input: Input| {
     if let Some(p) = input.turn_rules {
         rules.pick_turn_rules(p);
     }
-    // Bit 0x40: no push (the plain draw).
+    // Bit 0x40: no push (the plain draw); bit 0x80: every deal played all at once.
     rules.no_push = input.buying & 0x40 != 0;
+    rules.play_all_at_once(if input.buying & 0x80 != 0 { u32::MAX } else { 0 });
     if input.buying & 1 == 1 {
         rules.buying = Some(push_rummy::rules::Buying {
             penalty_cards: input.buying >> 1 & 3,

@@ -242,7 +242,13 @@ fn leaf_json(l: &Leaf) -> Value {
             .collect::<Vec<_>>()),
         Leaf::Rounds(r) => json!(r
             .iter()
-            .map(|x| json!({ "deal": x.deal, "contract": x.contract.iter().map(|c| c.to_string()).collect::<Vec<_>>() }))
+            .map(|x| {
+                let mut v = json!({ "deal": x.deal, "contract": x.contract.iter().map(|c| c.to_string()).collect::<Vec<_>>() });
+                if x.all_at_once {
+                    v["all-at-once"] = json!(true);
+                }
+                v
+            })
             .collect::<Vec<_>>()),
     }
 }

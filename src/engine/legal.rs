@@ -733,7 +733,8 @@ impl Game {
     /// canonical order, the kind named, wilds declared as the rules allow), kept when
     /// [`Game::apply`] accepts it:
     /// - before the contract, every combination of melds that fills the contract (with
-    ///   `contract-in-one-turn=piecemeal`, every combination that fills open parts of it);
+    ///   `contract-in-one-turn=piecemeal`, every combination that fills open parts of it; in a
+    ///   deal played all at once, every combination of the whole hand);
     /// - after it, every single meld.
     ///
     /// A `Meld` action with more melds than that (extras on the contract turn, or several melds
@@ -781,20 +782,25 @@ impl Game {
         // contract has parts still open (up to them, piecemeal), or one after the contract.
         let progress = &self.deal.progress[usize::from(seat)];
         let pooled = self.rules.contract_pooled && !progress.done;
+        // All at once, the contract goes down with the whole hand: in as many melds as that takes.
+        let whole = !progress.done && self.rules.rounds[self.round].all_at_once;
+        let open = progress.filled.iter().filter(|f| !**f).count().max(1);
         let most = if progress.done {
             1
-        } else if pooled {
+        } else if pooled || whole {
             // Pooled, the contract may lie in fewer melds than it has parts, or in more: as many
             // as the hand could make.
             let smallest = self.rules.set_min.min(self.rules.run_min).max(1);
-            (hand.len() / usize::from(smallest)).max(1)
+            (hand.len() / usize::from(smallest)).max(open)
         } else {
-            progress.filled.iter().filter(|f| !**f).count().max(1)
+            open
         };
         let least = match self.rules.readings.contract_in_one_turn {
-            rd::ContractInOneTurn::Required if !progress.done && !pooled => most,
+            rd::ContractInOneTurn::Required if !progress.done && !pooled => open,
             _ => 1,
         };
+        // Only combinations of the whole hand are asked, all at once.
+        let least = (least, whole.then(|| hand.len()));
         let mut budget = MAX_LISTED;
         let mut chosen: Vec<usize> = Vec::new();
         let mut used = Counts::new();
@@ -818,7 +824,7 @@ impl Game {
         seat: u8,
         hand: &Counts,
         singles: &[(Counts, MeldSpec)],
-        (least, most): (usize, usize),
+        ((least, whole), most): ((usize, Option<usize>), usize),
         from: usize,
         chosen: &mut Vec<usize>,
         used: &mut Counts,
@@ -836,7 +842,7 @@ impl Game {
             }
             *budget -= 1;
             chosen.push(i);
-            if chosen.len() >= least {
+            if chosen.len() >= least && whole.is_none_or(|n| next.len() == n) {
                 let a = Action::Meld(chosen.iter().map(|&k| singles[k].1.clone()).collect());
                 if self.accepts(seat, &a) {
                     out.push(a);
@@ -847,7 +853,7 @@ impl Game {
                     seat,
                     hand,
                     singles,
-                    (least, most),
+                    ((least, whole), most),
                     i,
                     chosen,
                     &mut next,

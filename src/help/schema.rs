@@ -228,6 +228,10 @@ fn plain(def: &RuleDef) -> Value {
                                 "type": "string",
                                 "pattern": format!("^\\s*(?:[Ss][Ee][Tt]|[Rr][Uu][Nn])\\s+[Oo][Ff]\\s+{size}\\s*$")
                             }
+                        },
+                        "all-at-once": {
+                            "description": "true: the contract goes down only with every card in hand, which is going out without a discard (absent: false)",
+                            "type": "boolean"
                         }
                     },
                     "required": ["deal", "contract"],

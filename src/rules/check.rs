@@ -80,6 +80,9 @@ pub(super) fn meaning(
     };
     for (i, r) in rounds_spec.iter().enumerate() {
         checks.round(i, r, &rounds_origin.0);
+        if r.all_at_once {
+            checks.all_at_once(i, r, &rounds_origin.0);
+        }
     }
     if let Some(lt) = rules.large_table
         && let Some(f) = lt.from_players
@@ -268,6 +271,36 @@ impl Checks<'_> {
 
     /// A set of a contract at `path`: no smaller than the smallest set, no larger than `max`,
     /// the largest the rules and the pack allow.
+    /// A deal played all at once is won only by going out as the contract goes down, without a
+    /// discard: the rules that forbid that would leave the deal with no way out.
+    fn all_at_once(&mut self, i: usize, r: &RoundSpec, file: &str) {
+        let path = format!("rounds[{i}].all-at-once");
+        if self.rules.readings.going_out == crate::rules::disputes::reading::GoingOut::DiscardOnly {
+            self.push(
+                Diagnostic::new(
+                    file,
+                    r.deal_pos,
+                    &path,
+                    "a deal played all at once goes out as the contract goes down, without a discard, and going-out=discard-only lets a player go out only by discarding",
+                )
+                .with_hint("drop `all-at-once`, or use the reading going-out=meld-or-discard"),
+                &["readings.going-out"],
+            );
+        }
+        if self.rules.no_going_out_on_contract_turn {
+            self.push(
+                Diagnostic::new(
+                    file,
+                    r.deal_pos,
+                    &path,
+                    "a deal played all at once goes out on the turn the contract goes down, and going-out.not-on-contract-turn forbids that",
+                )
+                .with_hint("drop `all-at-once`, or `going-out.not-on-contract-turn`"),
+                &["going-out.not-on-contract-turn"],
+            );
+        }
+    }
+
     fn contract_set(&mut self, c: &Component, file: &str, pos: Pos, path: &str, max: usize) {
         let rules = self.rules;
         if c.size < rules.set_min {

@@ -186,6 +186,7 @@ fn rules_of(raw: &RawRules, rounds_spec: &[RoundSpec], diags: &mut Vec<Diagnosti
             .map(|r| Round {
                 deal: r.deal,
                 contract: r.contract.clone(),
+                all_at_once: r.all_at_once,
             })
             .collect(),
         contract_pooled: choice(raw, "contract.check") == "pooled",

@@ -186,6 +186,8 @@ impl WildLimits {
 pub struct Round {
     pub deal: u8,
     pub contract: Vec<Component>,
+    /// The contract goes down only as the whole hand, which is going out without a discard.
+    pub all_at_once: bool,
 }
 
 /// A place on the line of ranks that runs are laid along.
@@ -495,7 +497,8 @@ impl Rules {
     /// relaxation lifts the bans in force, in an order the pick rotates),
     /// `going-out.not-on-contract-turn` (`picks[3]`), and the ending (`picks[4]`: one time in
     /// four `stock.stall-limit: none`, except under `push-with-one-stock-card=forbidden`, and
-    /// under `reshuffle-discards` a `stock.rebuilds` of 0 to 2 or none; one time in two a
+    /// under `reshuffle-discards` a `stock.rebuilds` of 0 to 2 or none, never none without a stall
+    /// limit; one time in two a
     /// `decks.by-players` that adds jokers). Every result is a combination the rules language accepts. For the
     /// random-rules generators of tests and fuzz targets.
     pub fn pick_turn_rules(&mut self, picks: [u8; 5]) {
@@ -570,9 +573,13 @@ impl Rules {
             self.deck_tiers = tiers.collect();
         }
         if self.when_empty == WhenEmpty::ReshuffleDiscards {
+            // No stall limit and a stock rebuilt without end: a hand nobody can go out of (a
+            // deal played all at once, players that never find the whole hand) lasts the
+            // backstop's million turns; with a rebuild limit it ends when the stock does.
+            let endless = self.stall_limit == STALL_BACKSTOP;
             self.max_rebuilds = match picks[4] / 4 % 4 {
-                3 => None,
-                n => Some(u16::from(n)),
+                3 if !endless => None,
+                n => Some(u16::from(n % 3)),
             };
         }
     }
@@ -581,7 +588,8 @@ impl Rules {
     /// ranging over every value, absence included: the limits on wild cards and whether wilds
     /// move (`picks[0]`: limits one time in two, `wilds.may-move` one time in four), the draw
     /// and the contract (`picks[1]`: `push.allowed: false` one time in four, `contract.check:
-    /// pooled` one time in four where the contract is laid in one turn), buying out of turn
+    /// pooled` one time in four where the contract is laid in one turn, every deal played all at
+    /// once one time in four where going out allows it), buying out of turn
     /// (`picks[2]`: one time in three, with its knobs), and scoring (`picks[3]`: the points of
     /// aces and twos, who scores together, the going-out bonus). Then [`Rules::refresh`]. With
     /// `pick_turn_rules`, every optional rule of the language is drawn; every result is a
@@ -617,7 +625,20 @@ impl Rules {
             _ => Some(Sides::Individual),
         };
         self.going_out_bonus = u16::from(s % 5 == 4) * 10;
+        self.play_all_at_once(if d / 16 % 4 == 1 { u32::MAX } else { 0 });
         self.refresh();
+    }
+
+    /// Marks the deals whose bit is set in `deals` (bit 0: the first deal) as played all at once
+    /// (`rounds[N].all-at-once`), where the rules let anyone win such a deal: not under
+    /// `going-out=discard-only` nor `going-out.not-on-contract-turn` (the combinations `rules
+    /// check` refuses). For the random-rules generators of tests and fuzz targets.
+    pub fn play_all_at_once(&mut self, deals: u32) {
+        let allowed = self.readings.going_out != reading::GoingOut::DiscardOnly
+            && !self.no_going_out_on_contract_turn;
+        for (i, r) in self.rounds.iter_mut().enumerate() {
+            r.all_at_once = allowed && i < 32 && deals >> i & 1 == 1;
+        }
     }
 
     /// Whether `discard.when-none-allowed: draw-until-allowed` is stated.

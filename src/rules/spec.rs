@@ -173,7 +173,7 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         "rounds",
         Ty::Rounds,
         true,
-        "the deals in order: cards dealt and the contract of each",
+        "the deals in order: cards dealt and the contract of each; `all-at-once: true` on a deal: its contract goes down only with every card in hand, which is going out without a discard",
     ),
     (
         "contract.check",
@@ -410,6 +410,9 @@ pub struct RoundSpec {
     /// Positions of `deal` and of each contract entry, for diagnostics.
     pub deal_pos: Pos,
     pub contract_pos: Vec<Pos>,
+    /// `all-at-once: true`: the contract goes down only with every card in hand, which is going
+    /// out without a discard.
+    pub all_at_once: bool,
 }
 
 /// One entry of `decks.by-players`: the pack for `from` to `to` players.
@@ -449,24 +452,32 @@ pub enum Leaf {
 }
 
 impl Leaf {
-    /// The value for people: `2-4`, `deal 6: set of 3 + set of 3; deal 7: …`.
+    /// The value for people: `2-4`, `deal 6: set of 3 + set of 3; deal 7: …` (a deal played
+    /// all at once ends `, all at once`).
     pub fn text(&self) -> String {
         self.written(
-            |deal, contract| format!("deal {deal}: {}", contract.join(" + ")),
+            |deal, contract, all| {
+                let all = if all { ", all at once" } else { "" };
+                format!("deal {deal}: {}{all}", contract.join(" + "))
+            },
             "; ",
         )
     }
 
     /// The value as the rule listing writes it (the transcript fingerprint's input,
-    /// conformance/README.md): `2-4`, `6:set of 3,set of 3;7:…`.
+    /// conformance/README.md): `2-4`, `6:set of 3,set of 3;7:…` (a deal played all at once
+    /// ends `:all-at-once`).
     pub fn listing(&self) -> String {
         self.written(
-            |deal, contract| format!("{deal}:{}", contract.join(",")),
+            |deal, contract, all| {
+                let all = if all { ":all-at-once" } else { "" };
+                format!("{deal}:{}{all}", contract.join(","))
+            },
             ";",
         )
     }
 
-    fn written(&self, deal: impl Fn(u8, &[String]) -> String, between: &str) -> String {
+    fn written(&self, deal: impl Fn(u8, &[String], bool) -> String, between: &str) -> String {
         match self {
             Leaf::Text(s) | Leaf::Choice(s) => s.clone(),
             Leaf::Int(n) => n.to_string(),
@@ -484,7 +495,7 @@ impl Leaf {
                 .iter()
                 .map(|x| {
                     let c: Vec<String> = x.contract.iter().map(ToString::to_string).collect();
-                    deal(x.deal, &c)
+                    deal(x.deal, &c, x.all_at_once)
                 })
                 .collect::<Vec<_>>()
                 .join(between),
@@ -1295,6 +1306,7 @@ fn decode_rounds(file: &str, node: &Node, diags: &mut Vec<Diagnostic>) -> Option
         };
         let mut deal = None;
         let mut contract = None;
+        let mut all_at_once = false;
         let has_deal = entries
             .iter()
             .any(|(k, _)| k.scalar_text().as_deref() == Some("deal"));
@@ -1310,6 +1322,18 @@ fn decode_rounds(file: &str, node: &Node, diags: &mut Vec<Diagnostic>) -> Option
                     )),
                 },
                 Some("contract") => contract = decode_contract(file, v, &path, diags),
+                Some("all-at-once") => match v.value {
+                    Value::Bool(b) => all_at_once = b,
+                    _ => diags.push(
+                        Diagnostic::new(
+                            file,
+                            v.pos,
+                            &format!("{path}.all-at-once"),
+                            format!("all-at-once is true or false; this is {}", v.kind_name()),
+                        )
+                        .with_hint("write `all-at-once: true` for a deal whose contract goes down only as the whole hand"),
+                    ),
+                },
                 other => {
                     let key = other.unwrap_or("?");
                     let mut d = Diagnostic::new(
@@ -1318,9 +1342,9 @@ fn decode_rounds(file: &str, node: &Node, diags: &mut Vec<Diagnostic>) -> Option
                         &format!("{path}.{key}"),
                         format!("unknown key `{key}`"),
                     );
-                    d = d.with_hint(match did_you_mean(key, ["deal", "contract"]) {
+                    d = d.with_hint(match did_you_mean(key, ["deal", "contract", "all-at-once"]) {
                         Some(s) => format!("did you mean `{s}`?"),
-                        None => "a deal has `deal` and `contract`".into(),
+                        None => "a deal has `deal`, `contract` and optionally `all-at-once`".into(),
                     });
                     diags.push(d);
                 }
@@ -1332,6 +1356,7 @@ fn decode_rounds(file: &str, node: &Node, diags: &mut Vec<Diagnostic>) -> Option
                 contract,
                 deal_pos,
                 contract_pos,
+                all_at_once,
             }),
             (None, _) if !has_deal => diags.push(Diagnostic::new(
                 file,
@@ -1554,8 +1579,15 @@ fn render_leaf(leaf: &Leaf, indent: &str) -> String {
             let mut s = String::new();
             for r in rounds {
                 let c: Vec<String> = r.contract.iter().map(Component::to_string).collect();
+                // Written only where it holds: a listing (and the fingerprint) without it is
+                // the same as before the key existed.
+                let all = if r.all_at_once {
+                    ", all-at-once: true"
+                } else {
+                    ""
+                };
                 s.push_str(&format!(
-                    "\n{indent}  - {{deal: {}, contract: [{}]}}",
+                    "\n{indent}  - {{deal: {}, contract: [{}]{all}}}",
                     r.deal,
                     c.join(", ")
                 ));

@@ -301,6 +301,10 @@ pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
                         .trim()
                         .parse()
                         .map_err(|_| bad(&field, format!("`{deal}` is not a deal size")))?;
+                    let (contract, all_at_once) = match contract.strip_suffix(":all-at-once") {
+                        Some(c) => (c, true),
+                        None => (contract, false),
+                    };
                     let contract = contract
                         .split(',')
                         .map(|c| {
@@ -313,6 +317,7 @@ pub fn raw_rules_from_json(rules: &Value) -> Result<RawRules, String> {
                         contract_pos: vec![Pos::default(); contract.len()],
                         contract,
                         deal_pos: Pos::default(),
+                        all_at_once,
                     });
                 }
                 Leaf::Rounds(rounds)

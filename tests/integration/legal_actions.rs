@@ -68,6 +68,10 @@ fn game_at(seed: u64, steps: usize, picks: &[usize], turn_rules: Option<[u8; 5]>
     if seed % 11 == 4 {
         rules.wilds_move = true;
     }
+    // Every deal played all at once (`rounds[N].all-at-once`), a thirteenth of the time.
+    if seed % 13 == 6 {
+        rules.play_all_at_once(u32::MAX);
+    }
     // No push (the plain draw), a seventh of the time.
     if seed % 7 == 2 {
         rules.no_push = true;

@@ -153,7 +153,7 @@ fn every_shipped_scenario_names_and_meets_the_scenario_schema() {
 /// Broken rules files that are well-formed YAML of the right shape, every value of the right type
 /// and in its range: the schema accepts them and only `rules check` refuses them, for what they
 /// mean together (the pack, the contracts, the player counts) or for what they `extends`.
-const SEMANTIC: [&str; 19] = [
+const SEMANTIC: [&str; 21] = [
     "contract-meld-below-minimum.yaml",
     "contract-run-too-long.yaml",
     "contract-set-above-max-size.yaml",
@@ -173,6 +173,8 @@ const SEMANTIC: [&str; 19] = [
     "contract-pooled-piecemeal.yaml",
     "sides-partnerships-odd-in-range.yaml",
     "sides-partnerships-three-players.yaml",
+    "all-at-once-discard-only.yaml",
+    "all-at-once-not-on-contract-turn.yaml",
 ];
 
 /// Broken files that are not YAML a schema can look at (syntax, encoding, duplicate keys).

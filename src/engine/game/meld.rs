@@ -107,6 +107,7 @@ impl Game {
         let si = usize::from(seat);
         let mut contract_melds = vec![false; specs.len()];
         if !self.deal.progress[si].done {
+            self.all_at_once(seat)?;
             self.lay_down_contract(seat, specs, &mut interps, &mut contract_melds)?;
             self.deal.contract_turn = true;
         } else {
@@ -140,6 +141,24 @@ impl Game {
             interps.push(kept);
         }
         Ok(interps)
+    }
+
+    /// In a deal played all at once (`rounds[N].all-at-once`) the contract goes down only with
+    /// every card in hand: the cards are taken already, so the hand must be empty. Laid, the
+    /// contract is met in this one laydown and the seat goes out without a discard.
+    fn all_at_once(&self, seat: u8) -> Result<(), Illegal> {
+        let left = self.deal.hands[usize::from(seat)].len();
+        if !self.rules.rounds[self.round].all_at_once || left == 0 {
+            return Ok(());
+        }
+        Err(illegal(
+            Reason::AllAtOnce,
+            format!(
+                "deal {} is played all at once: the contract goes down only with every card in hand, and {left} card{} would be left",
+                self.round + 1,
+                if left == 1 { "" } else { "s" }
+            ),
+        ))
     }
 
     /// The contract laydown of a seat that has not met its contract: marks which melds are

@@ -61,6 +61,7 @@ reasons! {
     MustDiscard = "must-discard": "a card can be discarded, so the turn must end with a discard",
     GoingOutByDiscardOnly = "going-out-by-discard-only": "a player goes out only by discarding (going-out=discard-only)",
     GoingOutBeforeContract = "going-out-before-contract": "a player goes out only once his own contract is met; with one card left and no contract, he keeps it and ends the turn",
+    AllAtOnce = "all-at-once": "in a deal played all at once the contract goes down only with every card in hand, and that is going out (rounds[N].all-at-once)",
     GoingOutOnContractTurn = "going-out-on-contract-turn": "a player may not go out on the turn his contract goes down (going-out.not-on-contract-turn)",
     MustDraw = "must-draw": "no card may be discarded: draw from the stock until one may (discard.when-none-allowed=draw-until-allowed)",
     BuyingNotAllowed = "buying-not-allowed": "buying out of turn is not allowed (buying.allowed)",
