@@ -256,10 +256,12 @@ fn print_table(
     );
     let mut header = vec!["measure".to_string()];
     header.extend(played.iter().map(|v| v.name.clone()));
+    // A reading's difference column is headed by the readings alone.
+    let short = |n: &str| n.rsplit('=').next().unwrap_or(n).to_string();
     header.extend(
         played[1..]
             .iter()
-            .map(|v| format!("{} − {}", v.name, played[0].name)),
+            .map(|v| format!("{} − {}", short(&v.name), short(&played[0].name))),
     );
     let mut rows = vec![header];
     for m in &played[0].measures {
