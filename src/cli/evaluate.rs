@@ -264,7 +264,15 @@ fn print_table(
             .map(|v| format!("{} − {}", short(&v.name), short(&played[0].name))),
     );
     let mut rows = vec![header];
-    for m in &played[0].measures {
+    // Every variant's measures, the first's order first (rule sets with more deals have more
+    // contract measures).
+    let mut all: Vec<&Measure> = Vec::new();
+    for m in played.iter().flat_map(|v| &v.measures) {
+        if !all.iter().any(|x| x.key == m.key) {
+            all.push(m);
+        }
+    }
+    for m in all {
         let mut row = vec![m.label.clone()];
         for v in played {
             row.push(
@@ -313,7 +321,7 @@ fn plot(played: &[Variant], games: u64, players: u8) -> String {
     const COLUMNS: usize = 4;
     let measures = &played[0].measures;
     let rows = measures.len().div_ceil(COLUMNS);
-    let (w, h) = (1200u32, 60 + 220 * rows as u32);
+    let (w, h) = (1200u32, 90 + 220 * rows as u32);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
@@ -337,6 +345,19 @@ fn plot(played: &[Variant], games: u64, players: u8) -> String {
             RGBColor(255, 127, 14),
             RGBColor(140, 86, 75),
         ];
+        // A legend: each rule set's colour and full name.
+        let (legend, root) = root.split_vertically(30);
+        let mut x = 20i32;
+        for (i, v) in played.iter().enumerate() {
+            let c = palette[i % palette.len()];
+            let _ = legend.draw(&Circle::new((x, 14), 6, c.filled()));
+            let _ = legend.draw(&Text::new(
+                v.name.clone(),
+                (x + 12, 6),
+                ("sans-serif", 15).into_font(),
+            ));
+            x += 40 + 9 * v.name.chars().count() as i32;
+        }
         let panels = root.split_evenly((rows, COLUMNS));
         for (m, area) in measures.iter().zip(panels.iter()) {
             let points: Vec<(usize, &Measure)> = played
@@ -384,7 +405,7 @@ fn plot(played: &[Variant], games: u64, players: u8) -> String {
                     if (x - i).abs() < 1e-9 && i >= 0.0 {
                         names
                             .get(i as usize)
-                            .map(|n| n.rsplit('=').next().unwrap_or(n).chars().take(14).collect())
+                            .map(|n| n.rsplit('=').next().unwrap_or(n).chars().take(18).collect())
                             .unwrap_or_default()
                     } else {
                         String::new()
