@@ -264,10 +264,19 @@ fn print_table(
             .map(|v| format!("{} − {}", short(&v.name), short(&played[0].name))),
     );
     let mut rows = vec![header];
-    // Every variant's measures, the first's order first (rule sets with more deals have more
-    // contract measures).
+    // Every variant's measures, in the order of the one with the most (rule sets with more
+    // deals have more contract measures).
     let mut all: Vec<&Measure> = Vec::new();
-    for m in played.iter().flat_map(|v| &v.measures) {
+    let most = played
+        .iter()
+        .rev()
+        .max_by_key(|v| v.measures.len())
+        .unwrap_or(&played[0]);
+    for m in most
+        .measures
+        .iter()
+        .chain(played.iter().flat_map(|v| &v.measures))
+    {
         if !all.iter().any(|x| x.key == m.key) {
             all.push(m);
         }
@@ -311,7 +320,10 @@ fn print_table(
         out!("{}", line.join("  ").trim_end());
     }
     if !diffs.is_empty() {
-        out!("* beyond chance at 95% (two-proportion z test for shares, Welch's t test for means)");
+        out!(
+            "* beyond chance at 95% (two-proportion z test for shares, Welch's t test for means, \
+             a z test on the standard errors for shares of points)"
+        );
     }
 }
 
