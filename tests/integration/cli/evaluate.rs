@@ -156,13 +156,15 @@ fn evaluate_sets_a_house_file_against_each_game() {
 #[test]
 fn evaluate_output_depends_on_the_seed_not_on_jobs() {
     let run = |jobs: &str, seed: &str| {
-        expect(
+        let out = expect(
             0,
             &[
                 "--json", "evaluate", "--games", "6", "--seed", seed, "--jobs", jobs,
             ],
-        )
-        .stdout
+        );
+        // No progress bar where stderr is no terminal.
+        assert_eq!(out.stderr, "", "{}", out.describe());
+        out.stdout
     };
     let one = run("1", "9");
     assert_eq!(one, run("3", "9"));
@@ -213,4 +215,17 @@ fn evaluate_refuses_what_it_cannot_play() {
         2,
         &["evaluate", "--compare", "stock-out", "--against", "cap-it"],
     );
+    // A rule set that states the twos' points leaves the dispute nothing to decide.
+    let house = format!("{ROOT}/spec/house/push-app-seven-cards.yaml");
+    let e = expect(
+        2,
+        &[
+            "--rules",
+            &house,
+            "evaluate",
+            "--compare",
+            "two-penalty-value",
+        ],
+    );
+    assert!(e.stderr.contains("scoring.points.2"), "{}", e.describe());
 }
