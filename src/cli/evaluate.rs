@@ -264,23 +264,7 @@ fn print_table(
             .map(|v| format!("{} − {}", short(&v.name), short(&played[0].name))),
     );
     let mut rows = vec![header];
-    // Every variant's measures, in the order of the one with the most (rule sets with more
-    // deals have more contract measures).
-    let mut all: Vec<&Measure> = Vec::new();
-    let most = played
-        .iter()
-        .rev()
-        .max_by_key(|v| v.measures.len())
-        .unwrap_or(&played[0]);
-    for m in most
-        .measures
-        .iter()
-        .chain(played.iter().flat_map(|v| &v.measures))
-    {
-        if !all.iter().any(|x| x.key == m.key) {
-            all.push(m);
-        }
-    }
+    let all = every_measure(played);
     for m in all {
         let mut row = vec![m.label.clone()];
         for v in played {
@@ -327,11 +311,32 @@ fn print_table(
     }
 }
 
+/// Every variant's measures, in the order of the one with the most (rule sets with more deals
+/// have more contract measures).
+fn every_measure(played: &[Variant]) -> Vec<&Measure> {
+    let mut all: Vec<&Measure> = Vec::new();
+    let most = played
+        .iter()
+        .rev()
+        .max_by_key(|v| v.measures.len())
+        .unwrap_or(&played[0]);
+    for m in most
+        .measures
+        .iter()
+        .chain(played.iter().flat_map(|v| &v.measures))
+    {
+        if !all.iter().any(|x| x.key == m.key) {
+            all.push(m);
+        }
+    }
+    all
+}
+
 /// The measures as small charts, one per measure, each rule set a point with its interval.
 fn plot(played: &[Variant], games: u64, players: u8) -> String {
     use plotters::prelude::*;
     const COLUMNS: usize = 4;
-    let measures = &played[0].measures;
+    let measures = every_measure(played);
     let rows = measures.len().div_ceil(COLUMNS);
     let (w, h) = (1200u32, 90 + 220 * rows as u32);
     let mut svg = String::new();

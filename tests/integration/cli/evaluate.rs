@@ -177,29 +177,25 @@ fn evaluate_draws_a_chart_of_every_measure() {
     let dir = TempDir::new("evaluate-plot");
     let file = dir.path().join("chart.svg");
     let file = file.to_str().unwrap();
-    let out = expect(
-        0,
-        &[
-            "--json",
-            "evaluate",
-            "--games",
-            "3",
-            "--compare",
-            "stock-out",
-            "--plot",
-            file,
-        ],
-    )
-    .json();
-    let svg = std::fs::read_to_string(file).expect("the chart is written");
-    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    for m in out["variants"][0]["measures"].as_array().unwrap() {
-        let label = m["label"].as_str().unwrap();
-        let shown: String = label.chars().take(20).collect();
-        assert!(
-            svg.contains(&shown.replace('\'', "&apos;")),
-            "no panel for {label}"
-        );
+    let house = format!("{ROOT}/spec/house/club-marathon.yaml");
+    // Readings side by side, and a rule set with more deals than Push (more contract measures).
+    for side_by_side in [["--compare", "stock-out"], ["--against", house.as_str()]] {
+        let mut args = vec!["--json", "evaluate", "--games", "3", "--plot", file];
+        args.extend(side_by_side);
+        let out = expect(0, &args).json();
+        let svg = std::fs::read_to_string(file).expect("the chart is written");
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        for v in out["variants"].as_array().unwrap() {
+            assert!(svg.contains(v["name"].as_str().unwrap()), "no legend");
+            for m in v["measures"].as_array().unwrap() {
+                let label = m["label"].as_str().unwrap();
+                let shown: String = label.chars().take(20).collect();
+                assert!(
+                    svg.contains(&shown.replace('\'', "&apos;")),
+                    "no panel for {label}"
+                );
+            }
+        }
     }
 }
 
