@@ -218,15 +218,18 @@ fn shown(m: &Measure) -> String {
     if m.estimate.is_nan() {
         return "—".into();
     }
-    match m.sample {
-        Sample::Proportion { .. } | Sample::Ratio { .. } => format!(
-            "{:.1}% ({:.1}–{:.1})",
-            100.0 * m.estimate,
-            100.0 * m.low,
-            100.0 * m.high
-        ),
-        Sample::Mean { .. } => format!("{:.2} ({:.2}–{:.2})", m.estimate, m.low, m.high),
+    let share = matches!(m.sample, Sample::Proportion { .. } | Sample::Ratio { .. });
+    let (x, lo, hi) = if share {
+        (100.0 * m.estimate, 100.0 * m.low, 100.0 * m.high)
+    } else {
+        (m.estimate, m.low, m.high)
+    };
+    let (unit, places) = if share { ("%", 1) } else { ("", 2) };
+    // No interval from a single value.
+    if lo.is_nan() || hi.is_nan() {
+        return format!("{x:.places$}{unit} (one value)");
     }
+    format!("{x:.places$}{unit} ({lo:.places$}–{hi:.places$})")
 }
 
 /// A difference for people, in the measure's unit, `*` where it is beyond chance.

@@ -225,3 +225,16 @@ fn evaluate_refuses_what_it_cannot_play() {
     );
     assert!(e.stderr.contains("scoring.points.2"), "{}", e.describe());
 }
+
+/// One game gives shares with intervals and single values without: no `NaN` in the text, `null`
+/// bounds in the JSON.
+#[test]
+fn evaluate_of_one_game_shows_no_interval_it_cannot_make() {
+    let text = expect(0, &["evaluate", "--games", "1"]).stdout;
+    assert!(!text.to_lowercase().contains("nan"), "{text}");
+    assert!(text.contains("(one value)"), "{text}");
+    let out = expect(0, &["--json", "evaluate", "--games", "1"]).json();
+    let ms = measures(&out["variants"][0]);
+    assert!(ms["game.turns"]["low"].is_null());
+    assert!(ms["hands.went-out"]["low"].is_number());
+}
