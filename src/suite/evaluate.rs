@@ -440,6 +440,14 @@ pub fn measures(games: &[GameStats]) -> Vec<Measure> {
     let deals = games.iter().map(|g| g.hands.len()).max().unwrap_or(0);
     for d in 0..deals {
         let at = || games.iter().filter_map(move |g| g.hands.get(d));
+        m(
+            &format!("hands.deal-{}.went-out", d + 1),
+            &format!("deal {}: hands ended by going out", d + 1),
+            Sample::Proportion {
+                k: at().filter(|h| h.end == 0).count() as u64,
+                n: at().count() as u64,
+            },
+        );
         let seats = || at().flat_map(|h| h.contract.iter());
         let n = seats().count() as u64;
         let k = seats().filter(|c| c.is_some()).count() as u64;

@@ -182,6 +182,9 @@ fn evaluate_measures_two_games_as_worked_out_by_hand() {
     assert_eq!(prop("hands.stock-out"), (1, 3));
     assert_eq!(prop("hands.stalled"), (1, 3));
     // Deal 1: both seats of game A met it, neither of game B; deal 2: neither.
+    // Deal 1: game A's went out, game B's stalled; deal 2: game A's stock ran out.
+    assert_eq!(prop("hands.deal-1.went-out"), (1, 2));
+    assert_eq!(prop("hands.deal-2.went-out"), (0, 1));
     assert_eq!(prop("contract.deal-1.met"), (2, 4));
     assert_eq!(prop("contract.deal-2.met"), (0, 2));
     assert_eq!(prop("seats.first-player"), (2, 2));
