@@ -50,6 +50,11 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Play whole games with built-in players: one game's transcript, or a summary of many.
     Play(cli::play::PlayArgs),
+    /// Measure what a rule set does to the game by self-play: how hands end, their length, the
+    /// contracts met, seat balance, margins, lead changes, what the points left in hand are made
+    /// of, each with a 95% interval (docs/EVALUATION.md). `--compare DISPUTE` or `--against
+    /// RULES2` puts two or more side by side, with the difference and whether it is beyond chance.
+    Evaluate(cli::evaluate::EvaluateArgs),
     /// Points of cards left in a hand (no cards: 0 points).
     Score(cli::score::ScoreArgs),
     /// Replay a scenario file: its canonical transcript, and whether every expectation holds.
@@ -176,6 +181,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Conform(args) => cli::conform::run(&common, &args),
         Command::Disputes(args) => cli::disputes::run(&common, args),
         Command::Play(args) => cli::play::run(&common, &args),
+        Command::Evaluate(args) => cli::evaluate::run(&common, &args),
         Command::Bench(args) => cli::bench::run(&common, &args),
         Command::Explain(args) => cli::explain::run(&common, &args),
         Command::Schema(args) => cli::schema::run(&args),

@@ -33,6 +33,7 @@ pub mod completions;
 pub mod conform;
 pub mod contract;
 pub mod disputes;
+pub mod evaluate;
 pub mod explain;
 pub mod man;
 pub mod meld;

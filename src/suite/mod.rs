@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod conform;
+pub mod evaluate;
 pub mod protocol;
 pub mod scenario;
 pub mod settle;

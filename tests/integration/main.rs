@@ -26,6 +26,7 @@ mod disputes;
 mod docs_cli;
 #[allow(non_snake_case)]
 mod engine_rules;
+mod evaluate;
 mod games;
 mod hostile;
 mod laydown;

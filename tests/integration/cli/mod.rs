@@ -8,6 +8,7 @@
 
 mod contract;
 mod disputes;
+mod evaluate;
 mod house_scoring;
 mod meld;
 mod pipes;
