@@ -290,6 +290,29 @@ fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
     }
 }
 
+/// The scenarios whose divergence a known departure matched, by departure, apart from the
+/// failures.
+fn print_known_scenarios(report: &SuiteReport) {
+    let mut by: std::collections::BTreeMap<usize, (String, Vec<&str>)> = Default::default();
+    for r in &report.scenarios {
+        if let Verdict::Known { departure, .. } = &r.verdict {
+            by.entry(departure.entry)
+                .or_insert_with(|| (departure.to_string(), Vec::new()))
+                .1
+                .push(&r.file);
+        }
+    }
+    if !by.is_empty() {
+        out!("known divergences (not failures):");
+    }
+    for (what, files) in by.values() {
+        out!("  {what}: {} scenario(s)", files.len());
+        for f in files {
+            out!("    {f}");
+        }
+    }
+}
+
 /// The known departures that no divergence matched: stale entries, or ones the run did not reach.
 fn print_unmatched(unmatched: Option<&[String]>) {
     for u in unmatched.unwrap_or_default() {
@@ -422,6 +445,7 @@ fn print_suite_counts(report: &SuiteReport) {
     if let Some(why) = &report.stopped {
         out!("{why}");
     }
+    print_known_scenarios(report);
     print_unmatched(report.unmatched_departures.as_deref());
     print_not_compared(&report.not_compared);
     let known = if report.unmatched_departures.is_some() {
