@@ -260,7 +260,7 @@ fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
             c.first_seed,
         );
         if let Some(k) = &c.known {
-            out!("   first: {}", k.divergence);
+            out!("   {}", k.divergence);
             out!("   {}", k.departure);
         }
     }
