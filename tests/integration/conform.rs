@@ -1113,6 +1113,79 @@ fn random_games_group_three_bugs_into_three_causes_each_shrunk() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// Attribution over the seeded bugs: with each bug alone, every cause of `--random` names the rule
+/// the bug breaks; a wrong ace value is put down to the card values only (`scoring.points.*` and
+/// the readings about values), in random games and in every scenario it fails, whatever else the
+/// scenario exercises.
+#[test]
+fn each_seeded_bug_is_attributed_to_the_rule_it_breaks() {
+    let out = tmp("attribution");
+    let is_value = |r: &str| {
+        r.starts_with("scoring.points.")
+            || r.starts_with("two-penalty-value")
+            || r.starts_with("ace-penalty-value")
+            || r.starts_with("readings.two-penalty-value")
+            || r.starts_with("readings.ace-penalty-value")
+    };
+    for (bug, rule) in [
+        ("wrap-runs", "runs.wrap-around"),
+        ("duplicate-suits", "set-duplicate-suits="),
+        ("pusher-no-draw", "pusher-draws="),
+        ("ace-points", "ace-penalty-value="),
+    ] {
+        let imp = format!("{} --bug {bug}", mini());
+        let (code, r) = conform(&[
+            "--impl",
+            &imp,
+            "--random",
+            "100",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code, 1, "{bug}: {r:#}");
+        let causes = r["causes"].as_array().expect("causes");
+        assert!(!causes.is_empty(), "{bug}: {r:#}");
+        for c in causes {
+            let rules: Vec<&str> = c["rules"]
+                .as_array()
+                .expect("rules")
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            assert!(
+                rules.iter().any(|n| n.starts_with(rule)),
+                "{bug}: {rules:?}"
+            );
+            if bug == "ace-points" {
+                assert!(rules.iter().all(|n| is_value(n)), "{rules:?}");
+            }
+        }
+    }
+    let (code, r) = conform(&["--impl", &format!("{} --bug ace-points", mini())]);
+    assert_eq!(code, 1);
+    let failed = with_verdict(&r, "fail");
+    assert!(failed.len() >= 3, "{r:#}");
+    for f in failed {
+        let rules: Vec<&str> = f["divergence"]["rules"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert!(
+            !rules.is_empty() && rules.iter().all(|n| is_value(n)),
+            "{f:#}"
+        );
+        assert!(
+            rules
+                .iter()
+                .any(|n| n.contains("ace-penalty-value") || *n == "scoring.points.A"),
+            "{f:#}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// Known departures: a divergence an entry matches is `known`, not a failure, in the suite and in
 /// random games; an entry that matched nothing is reported; a wrong file is bad input that names
 /// its line and field.
