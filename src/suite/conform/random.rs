@@ -447,6 +447,7 @@ pub fn fuzz(
                             opts.games - i - 1
                         ));
                     }
+                    unmatched_departures(&mut report, run);
                     return Ok(report);
                 }
             }
@@ -466,6 +467,12 @@ pub fn fuzz(
             break;
         }
     }
+    unmatched_departures(&mut report, run);
+    Ok(report)
+}
+
+/// With known departures, the entries no game's divergence matched.
+fn unmatched_departures(report: &mut FuzzReport, run: &Options) {
     if let Some(k) = &run.departures {
         let used: Vec<usize> = report
             .known_causes
@@ -474,7 +481,6 @@ pub fn fuzz(
             .collect();
         report.unmatched_departures = Some(k.unmatched(&used));
     }
-    Ok(report)
 }
 
 /// Writes the shrunk scenario of the divergence at action `step` of the game of `seed` into
