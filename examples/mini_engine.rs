@@ -9,7 +9,8 @@
 //!
 //! Seeded bugs, to prove that the harness catches them: `--bug wrap-runs` (a run may turn the
 //! corner K-A-2), `--bug duplicate-suits` (a set may repeat a suit), `--bug pusher-no-draw` (the
-//! pusher does not draw); `--bug` may be given several times to switch on several at once.
+//! pusher does not draw), `--bug ace-points` (an ace left in hand costs 1 point); `--bug` may be
+//! given several times to switch on several at once.
 //!
 //! `--capabilities LIST` (comma-separated, e.g. `events,legal`) makes it speak protocol 2: its
 //! `hello` declares LIST as what it reports, and its replies leave out the reason codes, events
@@ -187,6 +188,7 @@ enum Bug {
     WrapRuns = 1,
     DuplicateSuits = 2,
     PusherNoDraw = 4,
+    AcePoints = 8,
 }
 
 /// The seeded bugs switched on.
@@ -1037,6 +1039,8 @@ fn start(msg: &Value, bug: Bugs) -> Result<Game, Outcome> {
         .ok_or_else(|| unsupported("no ace value".into()))?;
     for c in 0..52u8 {
         match rank(c) {
+            // With the bug, an ace costs 1 point, whatever the rules say.
+            1 if bug.on(Bug::AcePoints) => points[usize::from(c)] = 1,
             1 => points[usize::from(c)] = aces,
             2 => points[usize::from(c)] = twos,
             _ => {}
@@ -1262,9 +1266,10 @@ fn main() {
             "wrap-runs" => Bug::WrapRuns,
             "duplicate-suits" => Bug::DuplicateSuits,
             "pusher-no-draw" => Bug::PusherNoDraw,
+            "ace-points" => Bug::AcePoints,
             other => {
                 eprintln!(
-                    "mini_engine: unknown bug `{other}` (wrap-runs, duplicate-suits, pusher-no-draw)"
+                    "mini_engine: unknown bug `{other}` (wrap-runs, duplicate-suits, pusher-no-draw, ace-points)"
                 );
                 std::process::exit(2);
             }

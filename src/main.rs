@@ -67,17 +67,19 @@ enum Command {
     /// `--rules`, when given, replaces them: both make a deliberately different implementation.
     Serve,
     /// Run the conformance scenarios against the built-in engine or an external implementation
-    /// (`--impl 'COMMAND'`, speaking the protocol), step by step. Exit 0: all pass (skips
-    /// allowed); 1: a scenario failed or errored; 2: bad input. With `--random N`: differential
-    /// fuzzing with the built-in players, the divergences grouped by cause, each cause's first
-    /// one shrunk to a scenario file.
+    /// (`--impl 'COMMAND'`, speaking the protocol), step by step. Exit 0: all pass (skips and
+    /// known departures allowed); 1: a scenario failed or errored; 2: bad input. With `--random
+    /// N`: differential fuzzing with the built-in players, the divergences grouped by cause, each
+    /// cause's first one shrunk to a scenario file. `--departures FILE` lists where the
+    /// implementation differs on purpose: those divergences are reported as known.
     Conform(cli::conform::ConformArgs),
     /// Explain a rejection reason code (`push-not-allowed`), a dispute (`frozen-two`), one of its
     /// readings (`frozen-two=position`) or a rule (`sets.min-size`), with the sources behind it.
     Explain(cli::explain::ExplainArgs),
-    /// Print the JSON Schema of rules files, scenario files or the disputes register (for
-    /// editors; the shipped copies are spec/schema/rules.schema.json,
-    /// conformance/schema/scenario.schema.json and spec/schema/disputes.schema.json).
+    /// Print the JSON Schema of rules files, scenario files, the disputes register or
+    /// known-departures files (for editors; the shipped copies are spec/schema/rules.schema.json,
+    /// conformance/schema/scenario.schema.json, spec/schema/disputes.schema.json and
+    /// conformance/schema/departures.schema.json).
     Schema(cli::schema::SchemaArgs),
     /// Print a shell completion script, e.g. `push-rummy completions bash > ~/.local/share/bash-completion/completions/push-rummy`.
     Completions(cli::completions::CompletionsArgs),

@@ -3,7 +3,9 @@
 //! implementation with the first divergence shrunk to a scenario (`--random N`). The harness
 //! itself is `push_rummy::suite::conform`; this module reads the arguments and prints reports.
 
-use super::common::{Common, Failure, bad_input, load_rules, pretty_json, readings, suite_dir};
+use super::common::{
+    Common, Failure, bad_input, load_rules, pretty_json, readings, rendered, suite_dir,
+};
 use clap::Args;
 use push_rummy::rules::Loaded;
 use push_rummy::suite::conform::{
@@ -46,6 +48,10 @@ pub struct ConformArgs {
     /// With --random: stop at the first divergence instead of playing every game.
     #[arg(long)]
     pub fail_fast: bool,
+    /// Known departures (YAML, conformance/schema/departures.schema.json): a divergence that an
+    /// entry matches is reported as known, not failed.
+    #[arg(long, value_name = "FILE")]
+    pub departures: Option<String>,
 }
 
 pub fn run(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
@@ -57,9 +63,20 @@ pub fn run(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
         return Err(bad_input("--timeout: give at least 1 millisecond".into()));
     }
     imp.check_program().map_err(bad_input)?;
+    let departures = match &a.departures {
+        Some(f) => Some(std::sync::Arc::new(
+            conform::departures_load(Path::new(f)).map_err(|e| Failure {
+                code: 2,
+                json: json!({ "error": "the departures file could not be loaded", "diagnostics": e.diagnostics.0 }),
+                text: rendered(&e),
+            })?,
+        )),
+        None => None,
+    };
     let opts = Options {
         timeout: std::time::Duration::from_millis(a.timeout),
         keep_going: a.keep_going,
+        departures,
     };
     end_implementations_on_signals();
     if let Some(n) = a.random {
@@ -150,6 +167,13 @@ fn random_games(
             GameNote::NewCause(n, c) => {
                 out!("game {g} (seed {}): cause {n}: {}", c.first_seed, c.key);
             }
+            GameNote::NewKnownCause(n, c) => {
+                out!(
+                    "game {g} (seed {}): known cause {n}: {}",
+                    c.first_seed,
+                    c.key
+                );
+            }
         }
     };
     let report = conform::fuzz(&loaded, imp, &fo, opts, &mut each).map_err(bad_input)?;
@@ -175,8 +199,13 @@ fn random_games(
 /// each cause of divergence with its count, first seed and shrunk scenario, then the games that
 /// ended clean.
 fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
+    let known = if report.unmatched_departures.is_some() {
+        format!(", {} at a known departure", report.known_games)
+    } else {
+        String::new()
+    };
     out!(
-        "{} random game(s) of {} against {} ({}): {} diverged, {} ended clean, {} skipped, {} errored, {} actions",
+        "{} random game(s) of {} against {} ({}): {} diverged{known}, {} ended clean, {} skipped, {} errored, {} actions",
         report.played,
         loaded.rules.name,
         imp.describe(),
@@ -215,19 +244,79 @@ fn print_fuzz_report(report: &FuzzReport, loaded: &Loaded, imp: &ImplSpec) {
             (None, None) => {}
         }
     }
+    if !report.known_causes.is_empty() {
+        out!(
+            "{} known cause(s) of divergence (known departures, not failures):",
+            report.known_causes.len()
+        );
+    }
+    for (i, c) in report.known_causes.iter().enumerate() {
+        out!(
+            "{}. {}: {} game(s); first: game {} (seed {})",
+            i + 1,
+            c.key,
+            c.count,
+            c.first_game,
+            c.first_seed,
+        );
+        if let Some(k) = &c.known {
+            out!("   {}", k.divergence);
+            out!("   {}", k.departure);
+        }
+    }
     if let Some(why) = &report.stopped {
         out!("{why}");
     }
+    print_unmatched(report.unmatched_departures.as_deref());
     print_not_compared(&report.not_compared);
     let clean = format!(
-        "{} of {} game(s) played ended clean",
-        report.clean_games, report.played
+        "{} of {} game(s) played ended clean{}",
+        report.clean_games,
+        report.played,
+        if report.known_games > 0 {
+            format!(", {} at a known departure", report.known_games)
+        } else {
+            String::new()
+        }
     );
     match (report.causes.len(), report.errored_games.len()) {
+        (0, 0) if report.stopped.is_none() && report.known_games > 0 => {
+            out!("{clean}: no unknown divergence");
+        }
         (0, 0) if report.stopped.is_none() => out!("{clean}: no divergence"),
         (0, e) => out!("{clean}; {e} errored: a failure, whatever the rest"),
         (n, 0) => out!("{clean}; {n} cause(s) of divergence"),
         (n, e) => out!("{clean}; {n} cause(s) of divergence, {e} errored"),
+    }
+}
+
+/// The scenarios whose divergence a known departure matched, by departure, apart from the
+/// failures.
+fn print_known_scenarios(report: &SuiteReport) {
+    let mut by: std::collections::BTreeMap<usize, (String, Vec<&str>)> = Default::default();
+    for r in &report.scenarios {
+        if let Verdict::Known { departure, .. } = &r.verdict {
+            by.entry(departure.entry)
+                .or_insert_with(|| (departure.to_string(), Vec::new()))
+                .1
+                .push(&r.file);
+        }
+    }
+    if !by.is_empty() {
+        out!("known divergences (not failures):");
+    }
+    for (what, files) in by.values() {
+        out!("  {what}: {} scenario(s)", files.len());
+        for f in files {
+            out!("    {f}");
+        }
+    }
+}
+
+/// The known departures that no divergence matched: stale entries, or ones the run did not reach.
+fn print_unmatched(unmatched: Option<&[String]>) {
+    for u in unmatched.unwrap_or_default() {
+        out!("departure {u} matched no divergence: stale, or not reached by this run");
     }
 }
 
@@ -342,6 +431,10 @@ fn print_verdict(r: &ScenarioReport) {
     match &r.verdict {
         Verdict::Pass => out!("pass     {}", r.file),
         Verdict::Fail { divergence } => out!("FAIL     {}: {divergence}", r.file),
+        Verdict::Known {
+            divergence,
+            departure,
+        } => out!("known    {}: {divergence}; {departure}", r.file),
         Verdict::Skipped { reason } => out!("skipped  {}: {reason}", r.file),
         Verdict::Errored { error } => out!("ERRORED  {}: {error}", r.file),
     }
@@ -352,9 +445,16 @@ fn print_suite_counts(report: &SuiteReport) {
     if let Some(why) = &report.stopped {
         out!("{why}");
     }
+    print_known_scenarios(report);
+    print_unmatched(report.unmatched_departures.as_deref());
     print_not_compared(&report.not_compared);
+    let known = if report.unmatched_departures.is_some() {
+        format!(", {} known", report.count("known"))
+    } else {
+        String::new()
+    };
     out!(
-        "{} scenario(s) against {}: {} pass, {} fail, {} skipped, {} errored{}",
+        "{} scenario(s) against {}: {} pass, {} fail{known}, {} skipped, {} errored{}",
         report.scenarios.len(),
         report.implementation,
         report.count("pass"),

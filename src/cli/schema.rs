@@ -1,5 +1,6 @@
-//! `schema rules|scenario|register`: the JSON Schema of rules files, scenario files or the
-//! disputes register, generated from the rule table, the scenario reader and the register's shape.
+//! `schema rules|scenario|register|departures`: the JSON Schema of rules files, scenario files,
+//! the disputes register or known-departures files, generated from the rule table, the scenario
+//! reader, the register's shape and the departures reader.
 
 use super::common::Failure;
 use clap::{Args, ValueEnum};
@@ -19,6 +20,8 @@ pub enum SchemaKind {
     Scenario,
     /// The disputes register (spec/disputes.yaml).
     Register,
+    /// Known-departures files (`conform --departures FILE`).
+    Departures,
 }
 
 pub fn run(args: &SchemaArgs) -> Result<u8, Failure> {
@@ -26,6 +29,7 @@ pub fn run(args: &SchemaArgs) -> Result<u8, Failure> {
         SchemaKind::Rules => push_rummy::help::schema::rules(),
         SchemaKind::Scenario => push_rummy::help::schema::scenario(),
         SchemaKind::Register => push_rummy::help::schema::register(),
+        SchemaKind::Departures => push_rummy::help::schema::departures(),
     };
     out_raw!("{}", push_rummy::help::schema::text(&schema));
     Ok(0)

@@ -1073,6 +1073,25 @@ fn random_games_group_three_bugs_into_three_causes_each_shrunk() {
     bugs_found.sort_unstable();
     bugs_found.dedup();
     assert_eq!(bugs_found.len(), 3, "{bugs_found:?}");
+    // With the three named as known departures, the same run has no unknown divergence.
+    let departures = root().join("examples/mini_engine.departures.yaml");
+    let departures = departures.to_str().expect("utf-8");
+    let (code, k) = conform(&[
+        "--impl",
+        &all,
+        "--random",
+        "200",
+        "--departures",
+        departures,
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{k:#}");
+    assert_eq!(k["causes"].as_array().map(Vec::len), Some(0), "{k:#}");
+    assert_eq!(k["diverged_games"], 0, "{k:#}");
+    assert_eq!(k["known_games"], r["diverged_games"], "{k:#}");
+    assert_eq!(k["known_causes"].as_array().map(Vec::len), Some(3), "{k:#}");
+    assert_eq!(k["unmatched_departures"].as_array().map(Vec::len), Some(0));
     // --fail-fast stops at the first divergence.
     let (code, r) = conform(&[
         "--impl",
@@ -1092,6 +1111,137 @@ fn random_games_group_three_bugs_into_three_causes_each_shrunk() {
             .is_some_and(|s| s.contains("--fail-fast"))
     );
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Attribution over the seeded bugs: with each bug alone, every cause of `--random` names the rule
+/// the bug breaks; a wrong ace value is put down to the card values only (`scoring.points.*` and
+/// the readings about values), in random games and in every scenario it fails, whatever else the
+/// scenario exercises.
+#[test]
+fn each_seeded_bug_is_attributed_to_the_rule_it_breaks() {
+    let out = tmp("attribution");
+    let is_value = |r: &str| {
+        r.starts_with("scoring.points.")
+            || r.starts_with("two-penalty-value")
+            || r.starts_with("ace-penalty-value")
+            || r.starts_with("readings.two-penalty-value")
+            || r.starts_with("readings.ace-penalty-value")
+    };
+    for (bug, rule) in [
+        ("wrap-runs", "runs.wrap-around"),
+        ("duplicate-suits", "set-duplicate-suits="),
+        ("pusher-no-draw", "pusher-draws="),
+        ("ace-points", "ace-penalty-value="),
+    ] {
+        let imp = format!("{} --bug {bug}", mini());
+        let (code, r) = conform(&[
+            "--impl",
+            &imp,
+            "--random",
+            "100",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code, 1, "{bug}: {r:#}");
+        let causes = r["causes"].as_array().expect("causes");
+        assert!(!causes.is_empty(), "{bug}: {r:#}");
+        for c in causes {
+            let rules: Vec<&str> = c["rules"]
+                .as_array()
+                .expect("rules")
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            assert!(
+                rules.iter().any(|n| n.starts_with(rule)),
+                "{bug}: {rules:?}"
+            );
+            if bug == "ace-points" {
+                assert!(rules.iter().all(|n| is_value(n)), "{rules:?}");
+            }
+        }
+    }
+    let (code, r) = conform(&["--impl", &format!("{} --bug ace-points", mini())]);
+    assert_eq!(code, 1);
+    let failed = with_verdict(&r, "fail");
+    assert!(failed.len() >= 3, "{r:#}");
+    for f in failed {
+        let rules: Vec<&str> = f["divergence"]["rules"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert!(
+            !rules.is_empty() && rules.iter().all(|n| is_value(n)),
+            "{f:#}"
+        );
+        assert!(
+            rules
+                .iter()
+                .any(|n| n.contains("ace-penalty-value") || *n == "scoring.points.A"),
+            "{f:#}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Known departures: a divergence an entry matches is `known`, not a failure, in the suite and in
+/// random games; an entry that matched nothing is reported; a wrong file is bad input that names
+/// its line and field.
+#[test]
+fn known_departures_are_reported_apart_and_stale_ones_are_seen() {
+    let dir = tmp("departures");
+    let file = dir.join("departures.yaml");
+    let write = |text: &str| std::fs::write(&file, text).expect("written");
+    let path = file.to_str().expect("utf-8");
+    let imp = format!("{} --bug duplicate-suits", mini());
+    let (code, plain) = conform(&["--impl", &imp]);
+    assert_eq!(code, 1, "{plain:#}");
+    let files = |r: &Value, verdict: &str| -> Vec<String> {
+        with_verdict(r, verdict)
+            .iter()
+            .map(|s| s["file"].as_str().expect("a file").to_string())
+            .collect()
+    };
+    let failed = files(&plain, "fail");
+    assert!(!failed.is_empty());
+    write(
+        "departures:\n  - reading: set-duplicate-suits\n    note: sets may repeat a suit\n  - reason: going-out-on-contract-turn\n    note: stale\n",
+    );
+    let (code, r) = conform(&["--impl", &imp, "--departures", path]);
+    assert_eq!(code, 0, "{r:#}");
+    assert!(with_verdict(&r, "fail").is_empty(), "{r:#}");
+    assert_eq!(files(&r, "known"), failed, "{r:#}");
+    assert_eq!(r["summary"]["known"], failed.len(), "{r:#}");
+    let unmatched = r["unmatched_departures"].as_array().expect("a list");
+    assert_eq!(unmatched.len(), 1, "{r:#}");
+    assert!(
+        unmatched[0]
+            .as_str()
+            .is_some_and(|u| u.contains(":4 (reason: going-out-on-contract-turn)")),
+        "{r:#}"
+    );
+    // A departure about something else leaves the failures failed.
+    write("departures:\n  - rule: runs.wrap-around\n    note: not this bug\n");
+    let (code, r) = conform(&["--impl", &imp, "--departures", path]);
+    assert_eq!(code, 1, "{r:#}");
+    assert_eq!(files(&r, "fail"), failed, "{r:#}");
+    // A wrong file: exit 2, the line and the field named.
+    write(
+        "departures:\n  - rule: runs.wrap-around\n    note: fine\n  - reading: set-duplicate-suits=maybe\n    note: x\n",
+    );
+    let out = Command::new(BIN)
+        .current_dir(root())
+        .args(["conform", "--impl", &imp, "--departures", path])
+        .output()
+        .expect("push-rummy runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("{path}:4:")), "{err}");
+    assert!(err.contains("departures[1].reading"), "{err}");
+    assert!(err.contains("maybe"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// An implementation of protocol 2 that declares neither reason codes nor meld readings (and

@@ -100,6 +100,10 @@ fn schema_prints_what_is_shipped() {
         ("rules", push_rummy::help::schema::RULES_SCHEMA_FILE),
         ("scenario", push_rummy::help::schema::SCENARIO_SCHEMA_FILE),
         ("register", push_rummy::help::schema::REGISTER_SCHEMA_FILE),
+        (
+            "departures",
+            push_rummy::help::schema::DEPARTURES_SCHEMA_FILE,
+        ),
     ] {
         let o = run(0, &["schema", kind]);
         let shipped = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();

@@ -70,6 +70,11 @@ fn the_shipped_schemas_are_the_generated_ones() {
         (schema::RULES_SCHEMA_FILE, schema::rules(), "rules"),
         (schema::SCENARIO_SCHEMA_FILE, schema::scenario(), "scenario"),
         (schema::REGISTER_SCHEMA_FILE, schema::register(), "register"),
+        (
+            schema::DEPARTURES_SCHEMA_FILE,
+            schema::departures(),
+            "departures",
+        ),
     ] {
         let shipped = std::fs::read_to_string(Path::new(ROOT).join(file))
             .unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -136,6 +141,48 @@ fn the_register_names_and_meets_its_schema() {
     let mut bad_source = doc;
     bad_source["disputes"][0]["readings"][0]["sources"][0]["source"] = json!("004");
     assert!(!problems(&v, &bad_source).is_empty());
+}
+
+/// The example departures file names its schema and meets it; the schema and the reader
+/// (`conform --departures`) agree on entries that are right and entries that are wrong.
+#[test]
+fn the_departures_schema_and_reader_agree() {
+    use push_rummy::suite::conform::departures;
+    let v = validator(&schema::departures());
+    let example = Path::new(ROOT).join("examples/mini_engine.departures.yaml");
+    assert_modeline(&example, schema::DEPARTURES_SCHEMA_FILE);
+    assert!(problems(&v, &as_json(&example)).is_empty());
+    let text = std::fs::read_to_string(&example).unwrap();
+    assert_eq!(departures::parse("x", &text).unwrap().entries.len(), 3);
+    let entries = [
+        ("rule: runs.wrap-around", true),
+        ("rule: scoring.points", true),
+        ("rule: pusher-draws", false),
+        ("reading: pusher-draws", true),
+        ("reading: pusher-draws=no", true),
+        ("reading: pusher-draws=maybe", false),
+        ("reason: invalid-meld", true),
+        ("reason: invalid-melds", false),
+        ("field: state.hands", true),
+        ("field: events[1]", true),
+        ("field: hands", false),
+        ("rule: runs.wrap-around, reason: invalid-meld", true),
+        ("rule: runs.wrap-around, colour: red", false),
+    ];
+    for (entry, ok) in entries {
+        for note in ["note: why", ""] {
+            let lines: Vec<&str> = entry.split(", ").chain([note]).collect();
+            let text = format!("departures:\n  - {}\n", lines.join("\n    "));
+            let doc = schema::to_json(&yaml::parse(&text).unwrap());
+            let by_schema = problems(&v, &doc).is_empty();
+            let by_reader = departures::parse("x", &text).is_ok();
+            assert_eq!(by_schema, ok && !note.is_empty(), "schema: {text}");
+            assert_eq!(by_reader, ok && !note.is_empty(), "reader: {text}");
+        }
+    }
+    let nothing = "departures:\n  - {note: why}\n";
+    assert!(!problems(&v, &schema::to_json(&yaml::parse(nothing).unwrap())).is_empty());
+    assert!(departures::parse("x", nothing).is_err());
 }
 
 #[test]

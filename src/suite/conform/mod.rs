@@ -29,10 +29,13 @@
 //! - `coverage.rs` — [`coverage`]: the rules and readings the scenarios exercise, and the rest.
 //! - `random.rs` — [`fuzz`]: random games with the built-in players and near-meld probes, their
 //!   divergences grouped by [`CauseKey`].
+//! - `departures.rs` — [`Departures`]: the known departures of `--departures FILE`, read and
+//!   checked, and which of them a divergence matches.
 //! - `shrink.rs` — shrinking a divergence of a random game into a small scenario file.
 
 mod compare;
 mod coverage;
+pub mod departures;
 mod implementation;
 mod random;
 mod report;
@@ -43,9 +46,10 @@ mod suite;
 mod tests;
 
 pub use coverage::{Coverage, CoverageEntry, coverage};
+pub use departures::{Departure, Departures, Known, load as departures_load};
 pub use implementation::{ImplSpec, Implementation, end_all};
 pub use random::{
-    Cause, CauseKey, FUZZ_BOTS, FuzzFinding, FuzzOptions, FuzzReport, GameNote, fuzz,
+    Cause, CauseKey, FUZZ_BOTS, FuzzFinding, FuzzOptions, FuzzReport, GameNote, KnownCause, fuzz,
 };
 pub use report::{Divergence, ScenarioReport, SuiteReport, Verdict, summary};
 pub use suite::{run_scenario, run_suite};
@@ -60,6 +64,8 @@ pub struct Options {
     /// Go on when the implementation is dead at `hello` or errors [`ERRORED_IN_A_ROW`] scenarios
     /// (or random games) in a row, instead of stopping the run there.
     pub keep_going: bool,
+    /// Known departures: a divergence one of them matches is reported as known, not failed.
+    pub departures: Option<std::sync::Arc<Departures>>,
 }
 
 /// Scenarios (or random games) errored one after the other after which a run stops.
@@ -70,6 +76,7 @@ impl Default for Options {
         Options {
             timeout: Duration::from_millis(protocol::DEFAULT_TIMEOUT_MS),
             keep_going: false,
+            departures: None,
         }
     }
 }

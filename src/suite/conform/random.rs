@@ -7,6 +7,7 @@
 //! and written out.
 
 use super::compare::{Caps, Stop, at, check_result, check_state, exchange, hello, start_message};
+use super::departures::Known;
 use super::implementation::{ImplSpec, Implementation};
 use super::report::Divergence;
 use super::shrink::shrink;
@@ -35,13 +36,20 @@ pub struct FuzzReport {
     pub played: u64,
     /// Games compared to their end without a divergence.
     pub clean_games: u64,
-    /// Games that diverged.
+    /// Games that diverged where no known departure matched.
     pub diverged_games: u64,
+    /// Games whose divergence a known departure (`--departures`) matched.
+    pub known_games: u64,
     pub skipped_games: Vec<(u64, String)>,
     pub errored_games: Vec<(u64, String)>,
     pub actions: u64,
-    /// The divergences grouped by cause, in the order first met.
+    /// The divergences no known departure matched, grouped by cause, in the order first met.
     pub causes: Vec<Cause>,
+    /// The divergences a known departure matched, grouped by cause (not shrunk).
+    pub known_causes: Vec<Cause>,
+    /// With `--departures`: the entries no game's divergence matched (`FILE:LINE (names)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unmatched_departures: Option<Vec<String>>,
     /// The first divergence, shrunk (the first cause's), and where its scenario was written.
     pub found: Option<FuzzFinding>,
     /// Why the run stopped before the last game, if it did.
@@ -51,8 +59,8 @@ pub struct FuzzReport {
 }
 
 impl FuzzReport {
-    /// 0 every game played ended clean (skips allowed), 1 a divergence, an errored game or a
-    /// run stopped early.
+    /// 0 every game played ended clean or at a known departure (skips allowed), 1 a divergence
+    /// no departure matched, an errored game or a run stopped early.
     pub fn exit_code(&self) -> u8 {
         if self.causes.is_empty() && self.errored_games.is_empty() && self.stopped.is_none() {
             0
@@ -129,6 +137,17 @@ pub struct Cause {
     pub finding: Option<FuzzFinding>,
     /// Why there is no scenario, where none reproduced the divergence.
     pub not_shrunk: Option<String>,
+    /// The known departure that matched (a known cause is not shrunk): the first divergence
+    /// itself, and the entry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known: Option<KnownCause>,
+}
+
+/// A known cause's first divergence, and the departure it matched.
+#[derive(Clone, Debug, Serialize)]
+pub struct KnownCause {
+    pub divergence: Divergence,
+    pub departure: Known,
 }
 
 /// A divergence found by a random game, and the scenario it was shrunk to.
@@ -260,6 +279,8 @@ pub enum GameNote<'a> {
     Skipped(&'a str),
     Errored(&'a str),
     NewCause(usize, &'a Cause),
+    /// A divergence of a cause not met before that a known departure matched.
+    NewKnownCause(usize, &'a Cause),
 }
 
 /// Plays `opts.games` random games with the built-in players against the implementation, each
@@ -283,10 +304,13 @@ pub fn fuzz(
         played: 0,
         clean_games: 0,
         diverged_games: 0,
+        known_games: 0,
         skipped_games: Vec::new(),
         errored_games: Vec::new(),
         actions: 0,
         causes: Vec::new(),
+        known_causes: Vec::new(),
+        unmatched_departures: None,
         found: None,
         stopped: None,
         not_compared: Vec::new(),
@@ -342,8 +366,32 @@ pub fn fuzz(
                 divergence,
                 step,
             }) => {
-                report.diverged_games += 1;
                 let key = CauseKey::of(&divergence);
+                if let Some(k) = run.departures.as_ref().and_then(|k| k.known(&divergence)) {
+                    report.known_games += 1;
+                    match report.known_causes.iter_mut().find(|c| c.key == key) {
+                        Some(c) => c.count += 1,
+                        None => {
+                            report.known_causes.push(Cause {
+                                key,
+                                count: 1,
+                                first_game: i,
+                                first_seed: seed,
+                                finding: None,
+                                not_shrunk: None,
+                                known: Some(KnownCause {
+                                    divergence: *divergence,
+                                    departure: k,
+                                }),
+                            });
+                            if let Some(c) = report.known_causes.last() {
+                                each(i, GameNote::NewKnownCause(report.known_causes.len(), c));
+                            }
+                        }
+                    }
+                    continue;
+                }
+                report.diverged_games += 1;
                 if let Some(c) = report.causes.iter_mut().find(|c| c.key == key) {
                     c.count += 1;
                     continue;
@@ -365,6 +413,7 @@ pub fn fuzz(
                     first_seed: seed,
                     finding: None,
                     not_shrunk: None,
+                    known: None,
                 };
                 match shrunk {
                     Some((text, scen_div)) => {
@@ -398,6 +447,7 @@ pub fn fuzz(
                             opts.games - i - 1
                         ));
                     }
+                    unmatched_departures(&mut report, run);
                     return Ok(report);
                 }
             }
@@ -417,7 +467,20 @@ pub fn fuzz(
             break;
         }
     }
+    unmatched_departures(&mut report, run);
     Ok(report)
+}
+
+/// With known departures, the entries no game's divergence matched.
+fn unmatched_departures(report: &mut FuzzReport, run: &Options) {
+    if let Some(k) = &run.departures {
+        let used: Vec<usize> = report
+            .known_causes
+            .iter()
+            .filter_map(|c| c.known.as_ref().map(|k| k.departure.entry))
+            .collect();
+        report.unmatched_departures = Some(k.unmatched(&used));
+    }
 }
 
 /// Writes the shrunk scenario of the divergence at action `step` of the game of `seed` into

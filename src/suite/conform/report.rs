@@ -3,6 +3,7 @@
 //! and the [`SuiteReport`] of a directory with its counts and exit code. These are data: how a
 //! divergence is found is `compare.rs`'s, which rules it names is `rules_involved.rs`'s.
 
+use super::departures::Known;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -46,9 +47,20 @@ impl std::fmt::Display for Divergence {
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
     Pass,
-    Fail { divergence: Divergence },
-    Skipped { reason: String },
-    Errored { error: String },
+    Fail {
+        divergence: Divergence,
+    },
+    /// A divergence that a known departure (`--departures`) matches.
+    Known {
+        divergence: Divergence,
+        departure: Known,
+    },
+    Skipped {
+        reason: String,
+    },
+    Errored {
+        error: String,
+    },
 }
 
 /// One scenario run against the implementation: its verdict and what it exercises.
@@ -83,6 +95,9 @@ pub struct SuiteReport {
     pub not_run: usize,
     /// What the implementation does not report, so was not compared in some scenario.
     pub not_compared: Vec<String>,
+    /// With `--departures`: the entries no scenario's divergence matched (`FILE:LINE (names)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unmatched_departures: Option<Vec<String>>,
 }
 
 impl SuiteReport {
@@ -94,6 +109,7 @@ impl SuiteReport {
                     (&r.verdict, which),
                     (Verdict::Pass, "pass")
                         | (Verdict::Fail { .. }, "fail")
+                        | (Verdict::Known { .. }, "known")
                         | (Verdict::Skipped { .. }, "skipped")
                         | (Verdict::Errored { .. }, "errored")
                 )
@@ -101,7 +117,8 @@ impl SuiteReport {
             .count()
     }
 
-    /// 0 all passed (skips allowed), 1 a failure or error, 2 a scenario that does not load.
+    /// 0 all passed (skips and known departures allowed), 1 a failure or error, 2 a scenario that
+    /// does not load.
     pub fn exit_code(&self) -> u8 {
         if !self.invalid.is_empty() {
             2
@@ -116,7 +133,7 @@ impl SuiteReport {
 /// Groups reports by verdict name, for summaries.
 pub fn summary(report: &SuiteReport) -> BTreeMap<&'static str, usize> {
     let mut m = BTreeMap::new();
-    for k in ["pass", "fail", "skipped", "errored"] {
+    for k in ["pass", "fail", "known", "skipped", "errored"] {
         m.insert(k, report.count(k));
     }
     m

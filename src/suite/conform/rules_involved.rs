@@ -1,7 +1,9 @@
 //! Naming the rules a divergence is about, so that a failing implementation is told where to
 //! look (`; rule: sets.max-size, set-duplicate-suits=…`): what the scenario says it exercises,
 //! narrowed by what differs (a score, an event, the kind of action, what is special about a
-//! meld's cards); for a random game, which names nothing, the rule table's paths and the
+//! meld's cards); a difference in points or totals always names the card values
+//! (`scoring.points.*` and the readings about the values of twos and aces), never the rest of
+//! what the scenario exercises; for a random game, which names nothing, the rule table's paths and the
 //! readings in force on that topic.
 //!
 //! Only names are made here, as text: the rules themselves are read from `Loaded`.
@@ -79,6 +81,9 @@ fn topic(name: &str) -> &'static [&'static str] {
             "no-legal-discard",
             "going-out",
         ],
+        // What a hand's points and the totals are made of: the card values, and the readings
+        // that give the values of twos and aces.
+        "values" => &["scoring.points.", "two-penalty-value", "ace-penalty-value"],
         "scoring" => &[
             "scoring.",
             "two-penalty-value",
@@ -158,10 +163,12 @@ pub(super) fn rules_involved(
     event: Option<&str>,
 ) -> Vec<String> {
     let mut prefixes: Vec<&str> = Vec::new();
-    let scoring = field.contains("totals")
-        || matches!(event, Some("hand-ended" | "game-ended"))
-        || field.contains("points");
-    if scoring {
+    // A difference in points or totals is decided by the card values, whatever else the scenario
+    // is about (the discard that went out, the meld before it).
+    let values = field.contains("totals") || field.contains("points");
+    if values {
+        prefixes.extend(topic("values"));
+    } else if matches!(event, Some("hand-ended" | "game-ended")) {
         prefixes.extend(topic("scoring"));
     } else if let Some(e) = event {
         let t = match e {
@@ -209,8 +216,9 @@ pub(super) fn rules_involved(
         if !v.is_empty() {
             return v;
         }
-        // The scenario does not name it: name the rules themselves (small topics only).
-        if narrow.len() <= 4 || exercised.is_empty() {
+        // The scenario does not name it: name the rules themselves (small topics, and the card
+        // values, only).
+        if narrow.len() <= 4 || exercised.is_empty() || values {
             let v = concrete_names(loaded, narrow);
             if !v.is_empty() {
                 return v;

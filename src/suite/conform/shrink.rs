@@ -70,7 +70,11 @@ pub(super) fn shrink(
         );
         let s = scenario::load_text("(shrinking)", &text, Path::new("."), &[]).ok()?;
         match run_scenario(&s, imp, run).verdict {
-            Verdict::Fail { divergence } if same(&divergence) => Some((text, divergence)),
+            Verdict::Fail { divergence } | Verdict::Known { divergence, .. }
+                if same(&divergence) =>
+            {
+                Some((text, divergence))
+            }
             _ => None,
         }
     };

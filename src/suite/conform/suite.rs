@@ -2,7 +2,8 @@
 //! from a scenario's position and compares it with the reference's replay step by step
 //! (`compare.rs`); [`run_suite`] does so for every scenario of a directory. A scenario under
 //! `engine-disagreements/` is skipped, and with the built-in engine a scenario whose own
-//! expectations the reference does not hold fails at that step.
+//! expectations the reference does not hold fails at that step. A divergence that a known
+//! departure matches ([`Options::departures`](super::Options)) is the verdict `known`, not `fail`.
 
 use super::compare::{Stop, compare};
 use super::implementation::ImplSpec;
@@ -97,9 +98,17 @@ fn run_one(s: &Scenario, imp: &ImplSpec, opts: &Options) -> (ScenarioReport, boo
             dead = true;
             Verdict::Errored { error }
         }
-        Err(Stop::Diverged(divergence)) => Verdict::Fail {
-            divergence: *divergence,
-        },
+        Err(Stop::Diverged(divergence)) => {
+            match opts.departures.as_ref().and_then(|k| k.known(&divergence)) {
+                Some(departure) => Verdict::Known {
+                    divergence: *divergence,
+                    departure,
+                },
+                None => Verdict::Fail {
+                    divergence: *divergence,
+                },
+            }
+        }
     };
     (report, dead)
 }
@@ -162,6 +171,17 @@ pub fn run_suite(
             ));
             break;
         }
+    }
+    if let Some(k) = &opts.departures {
+        let used: Vec<usize> = report
+            .scenarios
+            .iter()
+            .filter_map(|r| match &r.verdict {
+                Verdict::Known { departure, .. } => Some(departure.entry),
+                _ => None,
+            })
+            .collect();
+        report.unmatched_departures = Some(k.unmatched(&used));
     }
     Ok(report)
 }

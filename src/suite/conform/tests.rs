@@ -100,6 +100,7 @@ fn a_hanging_implementation_leaves_no_thread_or_pipe_behind() {
     let opts = Options {
         timeout: std::time::Duration::from_millis(200),
         keep_going: true,
+        departures: None,
     };
     let mut during = Vec::new();
     let report = run_suite(&dir, &imp, &opts, &mut |r| {
