@@ -7,6 +7,7 @@
 //! stderr where it is a terminal (never with `--json`).
 
 use super::common::{Common, Failure, bad_input, load_rules, pretty_json};
+use super::play::parse_bots;
 use clap::Args;
 use push_rummy::engine::bots::{self as b, Bot};
 use push_rummy::engine::game::Game;
@@ -150,24 +151,6 @@ pub fn run(common: &Common, args: &EvaluateArgs) -> Result<u8, Failure> {
         print_table(&played, &diffs, args.games, players, &bots);
     }
     Ok(0)
-}
-
-/// The players of `--bots`, by seat.
-fn parse_bots(names: &[String]) -> Result<Vec<Bot>, Failure> {
-    let bots: Vec<Bot> = names
-        .iter()
-        .map(|n| {
-            Bot::parse(n.trim()).ok_or_else(|| {
-                bad_input(format!(
-                    "unknown bot `{n}`: the bots are greedy, random, standard"
-                ))
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    if bots.is_empty() {
-        return Err(bad_input("name at least one bot".into()));
-    }
-    Ok(bots)
 }
 
 /// `games` games on `jobs` threads (each taking every `jobs`-th game), their numbers in game

@@ -47,8 +47,8 @@ pub fn run(common: &Common, args: &PlayArgs) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// The players of `--bots`, by seat.
-fn parse_bots(names: &[String]) -> Result<Vec<Bot>, Failure> {
+/// The players of `--bots`, by seat (also `evaluate`'s).
+pub(super) fn parse_bots(names: &[String]) -> Result<Vec<Bot>, Failure> {
     let bots: Vec<Bot> = names
         .iter()
         .map(|n| {
