@@ -570,18 +570,24 @@ fn pick_discard(rules: &Rules, allowed: u64, useful: u64) -> Option<Card> {
     best.map(|(_, c)| c)
 }
 
-/// The cards of `hand` useful towards the `wanted` melds, as a mask by [`Card::index`]: a joker;
-/// a card with another of its rank where sets are wanted; a card with another natural card of its
-/// run's suit (any suit under `run-suits=any-suits`) close enough on the rank line to share a run
-/// where runs are wanted.
-fn useful_cards(rules: &Rules, hand: &Counts, wanted: &[Component]) -> u64 {
+/// What the `wanted` melds ask for: whether a set is among them, and the longest run (none if
+/// no run is wanted). Both built-in players that weigh cards read their melds so.
+pub(crate) fn wanted_shape(wanted: &[Component]) -> (bool, Option<usize>) {
     let sets = wanted.iter().any(|c| c.kind == MeldKind::Set);
-    // The longest run wanted.
     let run = wanted
         .iter()
         .filter(|c| c.kind == MeldKind::Run)
         .map(|c| usize::from(c.size))
         .max();
+    (sets, run)
+}
+
+/// The cards of `hand` useful towards the `wanted` melds, as a mask by [`Card::index`]: a joker;
+/// a card with another of its rank where sets are wanted; a card with another natural card of its
+/// run's suit (any suit under `run-suits=any-suits`) close enough on the rank line to share a run
+/// where runs are wanted.
+fn useful_cards(rules: &Rules, hand: &Counts, wanted: &[Component]) -> u64 {
+    let (sets, run) = wanted_shape(wanted);
     // By card index (suit * 13 + rank number - 1), the joker at 52: the ranks held per suit.
     const RANKS: u64 = 0x1FFF;
     let present = hand.present();

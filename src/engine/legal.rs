@@ -799,8 +799,8 @@ impl Game {
             rd::ContractInOneTurn::Required if !progress.done && !pooled => open,
             _ => 1,
         };
-        // Only combinations of the whole hand are asked, all at once.
-        let least = (least, whole.then(|| hand.len()));
+        // All at once, only combinations of the whole hand are asked.
+        let whole = whole.then(|| hand.len());
         let mut budget = MAX_LISTED;
         let mut chosen: Vec<usize> = Vec::new();
         let mut used = Counts::new();
@@ -808,7 +808,7 @@ impl Game {
             seat,
             hand,
             &singles,
-            (least, most),
+            (least, most, whole),
             0,
             &mut chosen,
             &mut used,
@@ -824,7 +824,7 @@ impl Game {
         seat: u8,
         hand: &Counts,
         singles: &[(Counts, MeldSpec)],
-        ((least, whole), most): ((usize, Option<usize>), usize),
+        (least, most, whole): (usize, usize, Option<usize>),
         from: usize,
         chosen: &mut Vec<usize>,
         used: &mut Counts,
@@ -853,7 +853,7 @@ impl Game {
                     seat,
                     hand,
                     singles,
-                    ((least, whole), most),
+                    (least, most, whole),
                     i,
                     chosen,
                     &mut next,

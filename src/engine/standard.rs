@@ -166,12 +166,7 @@ fn wanted(rules: &Rules, game: &Game, seat: u8) -> Vec<Component> {
 /// `run-suits=any-suits`, that one window of the longest run wanted holds with it).
 fn worths(style: &Style, rules: &Rules, hand: &Counts, wanted: &[Component]) -> [i32; KINDS] {
     let mut w = [0; KINDS];
-    let sets = wanted.iter().any(|c| c.kind == MeldKind::Set);
-    let run = wanted
-        .iter()
-        .filter(|c| c.kind == MeldKind::Run)
-        .map(|c| usize::from(c.size))
-        .max();
+    let (sets, run) = bots::wanted_shape(wanted);
     let wild = rules.wild_mask();
     let present = hand.present();
     let natural = present & !wild;

@@ -269,8 +269,6 @@ impl Checks<'_> {
         }
     }
 
-    /// A set of a contract at `path`: no smaller than the smallest set, no larger than `max`,
-    /// the largest the rules and the pack allow.
     /// A deal played all at once is won only by going out as the contract goes down, without a
     /// discard: the rules that forbid that would leave the deal with no way out.
     fn all_at_once(&mut self, i: usize, r: &RoundSpec, file: &str) {
@@ -301,6 +299,8 @@ impl Checks<'_> {
         }
     }
 
+    /// A set of a contract at `path`: no smaller than the smallest set, no larger than `max`,
+    /// the largest the rules and the pack allow.
     fn contract_set(&mut self, c: &Component, file: &str, pos: Pos, path: &str, max: usize) {
         let rules = self.rules;
         if c.size < rules.set_min {

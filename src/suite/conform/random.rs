@@ -143,6 +143,21 @@ pub struct Cause {
     pub known: Option<KnownCause>,
 }
 
+impl Cause {
+    /// A cause first seen in game `game` (seed `seed`), counted once, nothing found for it yet.
+    fn first(key: CauseKey, game: u64, seed: u64) -> Cause {
+        Cause {
+            key,
+            count: 1,
+            first_game: game,
+            first_seed: seed,
+            finding: None,
+            not_shrunk: None,
+            known: None,
+        }
+    }
+}
+
 /// A known cause's first divergence, and the departure it matched.
 #[derive(Clone, Debug, Serialize)]
 pub struct KnownCause {
@@ -373,16 +388,11 @@ pub fn fuzz(
                         Some(c) => c.count += 1,
                         None => {
                             report.known_causes.push(Cause {
-                                key,
-                                count: 1,
-                                first_game: i,
-                                first_seed: seed,
-                                finding: None,
-                                not_shrunk: None,
                                 known: Some(KnownCause {
                                     divergence: *divergence,
                                     departure: k,
                                 }),
+                                ..Cause::first(key, i, seed)
                             });
                             if let Some(c) = report.known_causes.last() {
                                 each(i, GameNote::NewKnownCause(report.known_causes.len(), c));
@@ -406,15 +416,7 @@ pub fn fuzz(
                 let shrunk = shrink(
                     loaded, &before, seat, &action, imp, opts, run, seed, i, &same,
                 );
-                let mut cause = Cause {
-                    key,
-                    count: 1,
-                    first_game: i,
-                    first_seed: seed,
-                    finding: None,
-                    not_shrunk: None,
-                    known: None,
-                };
+                let mut cause = Cause::first(key, i, seed);
                 match shrunk {
                     Some((text, scen_div)) => {
                         let file = write_scenario(opts, seed, step, &text)?;
