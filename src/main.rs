@@ -66,6 +66,15 @@ enum Command {
     /// reference as a live oracle. `--reading` is applied over the rules the harness sends, and
     /// `--rules`, when given, replaces them: both make a deliberately different implementation.
     Serve,
+    /// Answer single questions in a batch: JSON lines on stdin (`{"type": "query", "question":
+    /// "meld", "cards": ["7H", "8H", "JK"]}`, conformance/README.md, *Questions*), one answer per
+    /// line on stdout, under `--rules` with `--reading` (a `{"type": "rules", …}` line changes
+    /// them). Exit 0; 2 when a line could not be understood (its answer is an `error` line).
+    Query,
+    /// Write (`--out DIR`) or compare (`--check DIR`) the language-neutral test vectors of single
+    /// questions: meld, contract, laydown, score and lay-off cases under the built-in rule sets
+    /// and each reading, with the reference's answers (`conformance/vectors/`).
+    Vectors(cli::vectors::VectorsArgs),
     /// Run the conformance scenarios against the built-in engine or an external implementation
     /// (`--impl 'COMMAND'`, speaking the protocol), step by step. Exit 0: all pass (skips and
     /// known departures allowed); 1: a scenario failed or errored; 2: bad input. With `--random
@@ -136,8 +145,11 @@ fn ignored(command: &Command, option: &str) -> Option<&'static str> {
     match (command, option) {
         (C::Man, "--json") => Some("a manual page is roff"),
         (C::Completions(_), "--json") => Some("a completion script is shell code"),
+        (C::Query, "--json") => Some("questions are answered in JSON lines already"),
+        (C::Vectors(_), "--json") => Some("the vectors are JSON files already"),
         (_, "--json") => None,
         (C::Schema(_) | C::Completions(_) | C::Man, _) => Some("this command reads no rules"),
+        (C::Vectors(_), _) => Some("the vectors name their rules and readings case by case"),
         (C::Explain(_), "--rules") => Some("an explanation covers every game"),
         (C::Explain(_), _) => Some("an explanation covers every reading"),
         (C::Replay(_), "--rules") => Some("a scenario names its own rules"),
@@ -180,6 +192,8 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Score(args) => cli::score::run(&common, &args),
         Command::Replay(args) => cli::replay::run(&common, &args),
         Command::Serve => cli::serve::run(&common),
+        Command::Query => cli::query::run(&common),
+        Command::Vectors(args) => cli::vectors::run(&common, &args),
         Command::Conform(args) => cli::conform::run(&common, &args),
         Command::Disputes(args) => cli::disputes::run(&common, args),
         Command::Play(args) => cli::play::run(&common, &args),

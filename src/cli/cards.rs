@@ -49,36 +49,6 @@ pub fn parse_meld_args(args: &[String]) -> Result<Query, Failure> {
     Ok(q)
 }
 
-/// A card this game's pack lacks (exit 1: understood, but not in this game).
-pub fn pack_problem(rules: &push_rummy::rules::Rules, cards: &[Card]) -> Option<String> {
-    let (decks, jokers) = rules.pack(rules.players.1);
-    // Counted here in full: a `Counts` holds at most 255 of a card.
-    let mut counts = [0usize; push_rummy::base::card::KINDS];
-    for c in cards {
-        counts[c.index()] += 1;
-    }
-    for c in push_rummy::base::card::cards_in(cards.iter().fold(0u64, |m, c| m | 1 << c.index())) {
-        let k = counts[c.index()];
-        let have = usize::from(if c.is_joker() { jokers } else { decks });
-        if k > have {
-            return Some(if have == 0 {
-                format!(
-                    "{} is not in this game's pack ({} has no jokers)",
-                    c.pretty(),
-                    rules.name
-                )
-            } else {
-                format!(
-                    "the pack of {} has {have} × {}, and {k} were given",
-                    rules.name,
-                    c.pretty()
-                )
-            });
-        }
-    }
-    None
-}
-
 /// An interpretation for people: what it is, then each card (a wild with what it stands for).
 pub fn interp_text(i: &Interpretation) -> String {
     let roles: Vec<String> = i

@@ -1,7 +1,7 @@
 //! `contract --round N MELDS…` or `contract --round N --hand CARDS`: whether the melds meet the
 //! deal's contract, or whether the hand holds a laydown that does (and which); exit 1 when not.
 
-use super::cards::{interp_text, pack_problem, parse_meld_args};
+use super::cards::{interp_text, parse_meld_args};
 use super::common::{Common, Failure, bad_input, load_rules, pretty_json};
 use clap::Args;
 use push_rummy::base::card::{Card, Counts};
@@ -53,7 +53,7 @@ fn search_hand(
 ) -> Result<u8, Failure> {
     let q = parse_meld_args(&[hand.to_string()])
         .map_err(|f| bad_input(format!("--hand: {}", f.text)))?;
-    let problem = pack_problem(rules, &q.cards);
+    let problem = rules.pack_problem(&q.cards);
     if let (Some(p), false) = (&problem, common.json) {
         out!("no laydown: {p}");
         return Ok(1);
@@ -139,7 +139,7 @@ fn check_melds(
         .iter()
         .flat_map(|q| q.cards.iter().copied())
         .collect();
-    if let Some(p) = pack_problem(rules, &all) {
+    if let Some(p) = rules.pack_problem(&all) {
         if common.json {
             out!(
                 "{}",

@@ -1,7 +1,7 @@
 //! `meld CARDS…`: whether the cards make a legal meld under the rules, and every interpretation
 //! (what each wild stands for); exit 1 when they make none.
 
-use super::cards::{interp_text, pack_problem, parse_meld_args};
+use super::cards::{interp_text, parse_meld_args};
 use super::common::{Common, Failure, bad_input, load_rules, pretty_json};
 use clap::{Args, ValueEnum};
 use push_rummy::base::card::{Card, Rank};
@@ -42,7 +42,7 @@ pub fn run(common: &Common, args: &MeldArgs) -> Result<u8, Failure> {
         KindArg::Set => MeldKind::Set,
         KindArg::Run => MeldKind::Run,
     });
-    let v = match pack_problem(rules, &q.cards) {
+    let v = match rules.pack_problem(&q.cards) {
         Some(p) => meld::Verdict {
             interpretations: vec![],
             truncated: false,

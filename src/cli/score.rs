@@ -1,6 +1,6 @@
 //! `score CARDS…`: the points of cards left in a hand, card by card.
 
-use super::cards::{pack_problem, parse_meld_args};
+use super::cards::parse_meld_args;
 use super::common::{Common, Failure, bad_input, load_rules, pretty_json};
 use clap::Args;
 use push_rummy::base::card::Card;
@@ -30,7 +30,7 @@ pub fn run(common: &Common, args: &ScoreArgs) -> Result<u8, Failure> {
     }
     // Cards the pack cannot hold all at once: understood, and the answer is that they cannot be
     // scored together (exit 1, as `meld` and `contract` answer for such cards).
-    if let Some(p) = pack_problem(rules, &q.cards) {
+    if let Some(p) = rules.pack_problem(&q.cards) {
         out!(
             "{}",
             if common.json {

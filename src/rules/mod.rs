@@ -331,6 +331,37 @@ impl Rules {
             .collect()
     }
 
+    /// A card of `cards` that the pack (at its largest table) holds fewer times than given, in
+    /// words; `None` when the pack can hold them all at once.
+    pub fn pack_problem(&self, cards: &[Card]) -> Option<String> {
+        let (decks, jokers) = self.pack(self.players.1);
+        // Counted here in full: a `Counts` holds at most 255 of a card.
+        let mut counts = [0usize; crate::base::card::KINDS];
+        for c in cards {
+            counts[c.index()] += 1;
+        }
+        for c in crate::base::card::cards_in(cards.iter().fold(0u64, |m, c| m | 1 << c.index())) {
+            let k = counts[c.index()];
+            let have = usize::from(if c.is_joker() { jokers } else { decks });
+            if k > have {
+                return Some(if have == 0 {
+                    format!(
+                        "{} is not in this game's pack ({} has no jokers)",
+                        c.pretty(),
+                        self.name
+                    )
+                } else {
+                    format!(
+                        "the pack of {} has {have} × {}, and {k} were given",
+                        self.name,
+                        c.pretty()
+                    )
+                });
+            }
+        }
+        None
+    }
+
     /// Standard decks and jokers in the pack for `players`.
     pub fn pack(&self, players: u8) -> (u8, u8) {
         if let Some(t) = self

@@ -7,6 +7,7 @@ pub mod bench;
 pub mod conform;
 pub mod evaluate;
 pub mod protocol;
+pub mod query;
 pub mod scenario;
 pub mod settle;
 pub mod transcript;

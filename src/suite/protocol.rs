@@ -157,27 +157,27 @@ pub fn start_message(loaded: &Loaded, game: &Game) -> Value {
 }
 
 /// A protocol message that cannot be understood: the field and what is wrong.
-fn bad(field: &str, what: impl std::fmt::Display) -> String {
+pub(crate) fn bad(field: &str, what: impl std::fmt::Display) -> String {
     format!("`{field}`: {what}")
 }
 
-fn get<'a>(v: &'a Value, field: &str) -> Result<&'a Value, String> {
+pub(crate) fn get<'a>(v: &'a Value, field: &str) -> Result<&'a Value, String> {
     v.get(field).ok_or_else(|| bad(field, "missing"))
 }
 
-fn get_u64(v: &Value, field: &str) -> Result<u64, String> {
+pub(crate) fn get_u64(v: &Value, field: &str) -> Result<u64, String> {
     get(v, field)?
         .as_u64()
         .ok_or_else(|| bad(field, "expected a non-negative integer"))
 }
 
-fn get_str<'a>(v: &'a Value, field: &str) -> Result<&'a str, String> {
+pub(crate) fn get_str<'a>(v: &'a Value, field: &str) -> Result<&'a str, String> {
     get(v, field)?
         .as_str()
         .ok_or_else(|| bad(field, "expected a string"))
 }
 
-fn card_list(v: &Value, field: &str) -> Result<Vec<Card>, String> {
+pub(crate) fn card_list(v: &Value, field: &str) -> Result<Vec<Card>, String> {
     let items = v
         .as_array()
         .ok_or_else(|| bad(field, "expected a list of cards"))?;
@@ -603,6 +603,8 @@ pub struct Server {
     /// Rules used instead of the harness's (`serve --rules`).
     fixed: Option<Loaded>,
     hello: bool,
+    /// Single questions (`rules` and `query` messages).
+    asker: crate::suite::query::Asker,
 }
 
 /// What the server does after a reply.
@@ -626,7 +628,7 @@ pub fn compared_legal(game: &Game) -> Vec<String> {
 
 /// An `error` reply. Its message is cut to [`MAX_MESSAGE`] characters: a message may quote the
 /// input, and a reply obeys the line limit as the input does.
-fn error(msg: impl Into<String>) -> Value {
+pub(crate) fn error(msg: impl Into<String>) -> Value {
     let msg = msg.into();
     let msg = if msg.chars().count() > MAX_MESSAGE {
         format!("{}…", msg.chars().take(MAX_MESSAGE).collect::<String>())
@@ -640,7 +642,7 @@ fn error(msg: impl Into<String>) -> Value {
 const MAX_MESSAGE: usize = 2000;
 
 /// A value of the input quoted in a message: its JSON text, cut to 80 characters.
-fn shown(v: &Value) -> String {
+pub(crate) fn shown(v: &Value) -> String {
     let t = v.to_string();
     if t.chars().count() > 80 {
         format!("{}…", t.chars().take(80).collect::<String>())
@@ -651,11 +653,21 @@ fn shown(v: &Value) -> String {
 
 impl Server {
     pub fn new(overrides: Vec<(DisputeId, String)>, fixed: Option<Loaded>) -> Server {
+        // Under `--rules`, questions are asked under those rules (with the readings over them),
+        // whatever `rules` messages say.
+        let fixed_questions = fixed.as_ref().and_then(|l| {
+            let mut raw = l.raw.clone();
+            raw.entries.remove("description");
+            compile_rules(raw, &overrides).ok()
+        });
+        let asker =
+            crate::suite::query::Asker::new(fixed_questions, overrides.clone(), fixed.is_some());
         Server {
             game: None,
             overrides,
             fixed,
             hello: false,
+            asker,
         }
     }
 
@@ -712,6 +724,7 @@ impl Server {
             }
             "end" => return (json!({"type": "bye"}), After::Quit),
             _ if !self.hello => error("the first message must be `hello`"),
+            "rules" | "query" => self.asker.handle(msg).expect("a rules or query message"),
             "start" => self.start(msg),
             "apply" => self.apply(msg),
             "state" => match &self.game {
@@ -733,7 +746,7 @@ impl Server {
                 None => error("no game: send `start` first"),
             },
             other => error(format!(
-                "`type`: unknown message type {} (hello, start, apply, state, observe, legal, end)",
+                "`type`: unknown message type {} (hello, start, apply, state, observe, legal, rules, query, end)",
                 shown(&Value::String(other.into()))
             )),
         };
