@@ -1213,6 +1213,9 @@ impl Mini {
             "observe" | "legal" => {
                 unsupported("observations and legal-action lists are not implemented".into())
             }
+            "rules" | "query" => {
+                unsupported("single questions are not implemented (only games)".into())
+            }
             "end" => json!({"type": "bye"}),
             other => json!({"type": "error", "message": format!("unknown message {other}")}),
         }

@@ -153,8 +153,8 @@ fn ignored(command: &Command, option: &str) -> Option<&'static str> {
         (C::Explain(_), "--rules") => Some("an explanation covers every game"),
         (C::Explain(_), _) => Some("an explanation covers every reading"),
         (C::Replay(_), "--rules") => Some("a scenario names its own rules"),
-        (C::Conform(args), "--rules") if args.random.is_none() => {
-            Some("each scenario names its own rules (--rules is for --random)")
+        (C::Conform(args), "--rules") if args.random.is_none() && args.queries.is_none() => {
+            Some("each scenario names its own rules (--rules is for --random and --queries)")
         }
         (
             C::Rules(RulesArgs {

@@ -9,7 +9,7 @@ use serde_json::json;
 // No doc comment here: the command's help is the doc of `Command::Bench` in main.rs.
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Workloads to run: meld-check, meld-all, laydown-10, laydown-20, laydown-30,
+    /// Workloads to run: meld-check, meld-all, query-meld, laydown-10, laydown-20, laydown-30,
     /// game-greedy, game-standard, replay-suite.
     pub workloads: Vec<String>,
     /// Seconds per workload.

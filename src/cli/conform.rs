@@ -29,7 +29,11 @@ pub struct ConformArgs {
     /// Play this many random games against the implementation (needs --impl).
     #[arg(long, value_name = "N")]
     pub random: Option<u64>,
-    /// Seed of the first random game (game i uses seed + i).
+    /// Ask this many random single questions (meld, contract, laydown, score, lay-off, discards)
+    /// of the implementation and the reference, under --rules and --reading (needs --impl).
+    #[arg(long, value_name = "N", conflicts_with_all = ["random", "coverage"])]
+    pub queries: Option<usize>,
+    /// Seed of the first random game (game i uses seed + i), or of the random questions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Players at the table in random games (default: the fewest the rules allow).
@@ -82,6 +86,9 @@ pub fn run(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
     if let Some(n) = a.random {
         return random_games(common, a, &imp, &opts, n);
     }
+    if let Some(n) = a.queries {
+        return queries(common, a, &imp, &opts, n);
+    }
     let dir = a.dir.clone().unwrap_or_else(suite_dir);
     let path = Path::new(&dir);
     if !path.exists() {
@@ -89,7 +96,7 @@ pub fn run(common: &Common, a: &ConformArgs) -> Result<u8, Failure> {
     }
     if !common.readings.is_empty() {
         return Err(bad_input(
-            "conform runs each scenario under its own rules: --reading applies only with --random (give readings to the implementation instead, e.g. `serve --reading …`)".into(),
+            "conform runs each scenario under its own rules: --reading applies only with --random and --queries (give readings to the implementation instead, e.g. `serve --reading …`)".into(),
         ));
     }
     if a.coverage {
@@ -193,6 +200,139 @@ fn random_games(
         print_fuzz_report(&report, &loaded, imp);
     }
     Ok(report.exit_code())
+}
+
+/// `--queries N`: random single questions asked of the implementation and of the reference;
+/// exit 1 when they disagree on one or one errored.
+fn queries(
+    common: &Common,
+    a: &ConformArgs,
+    imp: &ImplSpec,
+    opts: &Options,
+    n: usize,
+) -> Result<u8, Failure> {
+    if matches!(imp, ImplSpec::BuiltIn) {
+        return Err(bad_input(
+            "--queries compares an implementation with the reference: give --impl 'COMMAND'".into(),
+        ));
+    }
+    let loaded = load_rules(common, &common.rules)?;
+    let players = a
+        .players
+        .unwrap_or_else(|| push_rummy::suite::bench::seats(&loaded.rules));
+    if players < loaded.rules.players.0 || players > loaded.rules.players.1 {
+        return Err(bad_input(format!(
+            "--players {players}: {} is played by {} to {} players",
+            loaded.rules.name, loaded.rules.players.0, loaded.rules.players.1
+        )));
+    }
+    let q = conform::QueryOptions {
+        n,
+        seed: a.seed,
+        players,
+    };
+    let report = conform::ask_queries(imp, &loaded, opts, &q);
+    if common.json {
+        out!(
+            "{}",
+            pretty_json(&serde_json::to_value(&report).unwrap_or_default())
+        );
+    } else {
+        print_query_report(&report, &loaded, imp, a.seed);
+    }
+    let failed = report.disagree > 0 || report.errored > 0 || report.stopped.is_some();
+    Ok(u8::from(failed))
+}
+
+/// What the questions found, for people: the counts, then each cause with its examples.
+fn print_query_report(r: &conform::QueryReport, loaded: &Loaded, imp: &ImplSpec, seed: u64) {
+    let kinds: Vec<String> = r.kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    if r.asked > 0 {
+        out!(
+            "{} random question(s) (seed {seed}) of {} against {}: {}",
+            r.asked,
+            loaded.rules.name,
+            imp.describe(),
+            kinds.join(", ")
+        );
+    }
+    if !r.unsupported.is_empty() {
+        let u: Vec<String> = r
+            .unsupported
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        out!("unsupported (not compared): {}", u.join(", "));
+    }
+    for (i, c) in r.causes.iter().enumerate() {
+        let kinds: Vec<String> = c.kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        match (&c.reading, &c.field) {
+            (Some(reading), _) => out!(
+                "cause {}: {reading} — the implementation answers as the reference does under this reading: {} question(s) ({})",
+                i + 1,
+                c.count,
+                kinds.join(", ")
+            ),
+            (None, field) => out!(
+                "cause {}: {} differs, and no reading explains it: {} question(s) ({})",
+                i + 1,
+                field.as_deref().unwrap_or("?"),
+                c.count,
+                kinds.join(", ")
+            ),
+        }
+        for e in &c.examples {
+            let shrunk = e
+                .shrunk_from
+                .map_or(String::new(), |n| format!(" (shrunk from {n} cards)"));
+            let (r, i) = (&e.reference[&e.field], &e.implementation[&e.field]);
+            let said = match (r.as_array(), i.as_array()) {
+                // Two lists: what each has that the other lacks.
+                (Some(r), Some(i)) => {
+                    let only = |a: &Vec<serde_json::Value>, b: &Vec<serde_json::Value>| {
+                        let v: Vec<String> =
+                            a.iter().filter(|x| !b.contains(x)).map(compact).collect();
+                        if v.is_empty() {
+                            "nothing".to_string()
+                        } else {
+                            v.join(", ")
+                        }
+                    };
+                    format!(
+                        "only the reference: {}; only the implementation: {}",
+                        only(r, i),
+                        only(i, r)
+                    )
+                }
+                _ => format!("reference {}, implementation {}", compact(r), compact(i)),
+            };
+            out!("   {}{shrunk}: {}: {said}", e.text, e.field);
+        }
+    }
+    for e in &r.errors {
+        out!("ERRORED  {e}");
+    }
+    if let Some(why) = &r.stopped {
+        out!("stopped: {why}");
+    }
+    print_not_compared(&r.not_compared);
+    match (r.causes.len(), r.errored) {
+        (0, 0) if r.stopped.is_none() => out!("{} agree: no disagreement", r.agree),
+        (n, e) => out!(
+            "{} agree, {} disagree ({n} cause(s)), {e} errored",
+            r.agree,
+            r.disagree
+        ),
+    }
+}
+
+/// A JSON value on one line, without quotes around a lone string.
+fn compact(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Null => "(none)".into(),
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }
 
 /// What the random games found, for people, after the lines printed as they came: the counts,

@@ -4,7 +4,7 @@
 use super::common::{Common, Failure, bad_input, load_rules, readings};
 use push_rummy::suite::protocol::{Line, MAX_LINE, read_line_limited};
 use push_rummy::suite::query::Asker;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::io::{BufRead, Write};
 
 /// Answers every line of stdin; exit 0, or 2 when a line could not be understood (its answer is
@@ -34,14 +34,11 @@ fn answer_all(
     loop {
         let reply = match read_line_limited(input, MAX_LINE)? {
             Line::Eof => break,
-            Line::TooLong => error(format!("the line is longer than {MAX_LINE} bytes")),
+            Line::TooLong => {
+                json!({"type": "error", "message": format!("the line is longer than {MAX_LINE} bytes")})
+            }
             Line::Text(t) if t.trim().is_empty() => continue,
-            Line::Text(t) => match serde_json::from_str::<Value>(&t) {
-                Ok(msg) => asker.handle(&msg).unwrap_or_else(|| {
-                    error("`type`: expected \"query\" or \"rules\" (one question per line)")
-                }),
-                Err(e) => error(format!("not JSON: {e}")),
-            },
+            Line::Text(t) => asker.answer_line(&t),
         };
         if reply["type"] == "error" {
             bad += 1;
@@ -56,8 +53,4 @@ fn answer_all(
     }
     output.flush()?;
     Ok(bad)
-}
-
-fn error(message: impl Into<String>) -> Value {
-    json!({"type": "error", "message": message.into()})
 }

@@ -34,6 +34,11 @@ pub const WORKLOADS: &[(&str, &str, Option<f64>)] = &[
         Some(5e6),
     ),
     (
+        "query-meld",
+        "a meld question as `push-rummy query` answers it: a JSON line read, answered, written",
+        Some(100e3),
+    ),
+    (
         "laydown-10",
         "contract search, random 10-card hands, each deal's contract in turn",
         None,
@@ -265,6 +270,32 @@ pub fn run(name: &str, seconds: f64, suite: &Path, rules: &Rules) -> Result<Meas
                         declared: vec![],
                     },
                 ));
+            })
+        }
+        "query-meld" => {
+            let loaded = crate::rules::Loaded {
+                rules: rules.clone(),
+                raw: crate::rules::spec::RawRules::default(),
+                chain: Vec::new(),
+            };
+            let mut asker = crate::suite::query::Asker::new(Some(loaded), Vec::new(), false);
+            let lines: Vec<String> = melds(&rules, 1024)
+                .iter()
+                .map(|m| {
+                    crate::suite::query::Question::Meld {
+                        cards: m.clone(),
+                        kind: None,
+                    }
+                    .to_json()
+                    .to_string()
+                })
+                .collect();
+            let mut out = Vec::with_capacity(4096);
+            measure(budget, runs, |i| {
+                out.clear();
+                let reply = asker.answer_line(&lines[i as usize % lines.len()]);
+                serde_json::to_writer(&mut out, &reply).expect("JSON");
+                black_box(out.len());
             })
         }
         "laydown-10" | "laydown-20" | "laydown-30" => {

@@ -21,6 +21,7 @@ fn bench_json_reports_every_workload_with_its_target() {
         [
             "meld-check",
             "meld-all",
+            "query-meld",
             "laydown-10",
             "laydown-20",
             "laydown-30",
@@ -65,6 +66,7 @@ fn bench_runs_every_workload_under_any_rules() {
             "0.02",
             "meld-check",
             "meld-all",
+            "query-meld",
             "laydown-10",
             "game-greedy",
             "game-standard",

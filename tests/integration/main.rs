@@ -12,7 +12,7 @@
 //! - Notation: `notation`, `action_notation`.
 //! - The rules files and the register: `citations`, `register`, `schema`, `scenario_files`.
 //! - The command line, run as a process: `cli`, `conform`, `disputes`, `docs_cli`, `hostile`,
-//!   `bench_cli`, `readme`, `conformance_doc`.
+//!   `bench_cli`, `readme`, `conformance_doc`, `queries` (single questions, the test vectors).
 
 mod common;
 
@@ -36,6 +36,7 @@ mod mutants;
 mod notation;
 mod observation;
 mod properties;
+mod queries;
 mod readme;
 mod register;
 mod scenario_files;

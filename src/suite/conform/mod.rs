@@ -31,12 +31,15 @@
 //!   divergences grouped by [`CauseKey`].
 //! - `departures.rs` — [`Departures`]: the known departures of `--departures FILE`, read and
 //!   checked, and which of them a divergence matches.
+//! - `queries.rs` — [`ask_queries`]: random single questions asked of both sides, the
+//!   disagreements grouped by the reading that explains them, the smallest shrunk.
 //! - `shrink.rs` — shrinking a divergence of a random game into a small scenario file.
 
 mod compare;
 mod coverage;
 pub mod departures;
 mod implementation;
+mod queries;
 mod random;
 mod report;
 mod rules_involved;
@@ -48,6 +51,7 @@ mod tests;
 pub use coverage::{Coverage, CoverageEntry, coverage};
 pub use departures::{Departure, Departures, Known, load as departures_load};
 pub use implementation::{ImplSpec, Implementation, end_all};
+pub use queries::{QueryCause, QueryExample, QueryOptions, QueryReport, ask_queries};
 pub use random::{
     Cause, CauseKey, FUZZ_BOTS, FuzzFinding, FuzzOptions, FuzzReport, GameNote, KnownCause, fuzz,
 };

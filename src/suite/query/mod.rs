@@ -37,6 +37,28 @@ pub const KINDS: [&str; 6] = [
     "meld", "contract", "laydown", "score", "lay-off", "discards",
 ];
 
+/// What a case of each kind compares, and what the rest of its answer is.
+pub const COMPARE: [(&str, &[&str], &str); 6] = [
+    (
+        "meld",
+        &["valid", "readings"],
+        "`readings` lists what the cards can be read as (`set 7`, `run H 6-8`; `*` for a run of any suits), each once, sorted",
+    ),
+    ("contract", &["meets"], ""),
+    (
+        "laydown",
+        &["possible"],
+        "`melds` is one laydown the reference found: another may be as good (check it with a `contract` question)",
+    ),
+    ("score", &["points"], ""),
+    ("lay-off", &["fits"], ""),
+    (
+        "discards",
+        &["cards"],
+        "`cards` is a set, in canonical order",
+    ),
+];
+
 /// The most cards a hand may hold in a `laydown` question.
 pub const MAX_HAND: usize = 40;
 
@@ -563,6 +585,17 @@ impl Asker {
             _ => return None,
         };
         Some(reply)
+    }
+
+    /// The answer to one line of a batch (`push-rummy query`): a `query` or `rules` message, or
+    /// an `error` that says what is wrong with the line.
+    pub fn answer_line(&mut self, line: &str) -> Value {
+        match serde_json::from_str::<Value>(line) {
+            Ok(msg) => self.handle(&msg).unwrap_or_else(|| {
+                error("`type`: expected \"query\" or \"rules\" (one question per line)")
+            }),
+            Err(e) => error(format!("not JSON: {e}")),
+        }
     }
 
     fn set_rules(&mut self, msg: &Value) -> Result<(), String> {

@@ -9,33 +9,11 @@
 //! not, so each reading's vectors show what it does.
 
 use super::generate::questions;
-use super::{Question, answer};
+use super::{COMPARE, Question, answer};
 use crate::rules::disputes::DisputeId;
 use crate::rules::{self, GAMES, Loaded};
 use crate::suite::protocol::rules_json;
 use serde_json::{Map, Value, json};
-
-/// What a case of each kind compares, and what the rest of its answer is.
-pub const COMPARE: [(&str, &[&str], &str); 6] = [
-    (
-        "meld",
-        &["valid", "readings"],
-        "`readings` lists what the cards can be read as (`set 7`, `run H 6-8`; `*` for a run of any suits), each once, sorted",
-    ),
-    ("contract", &["meets"], ""),
-    (
-        "laydown",
-        &["possible"],
-        "`melds` is one laydown the reference found: another may be as good (check it with a `contract` question)",
-    ),
-    ("score", &["points"], ""),
-    ("lay-off", &["fits"], ""),
-    (
-        "discards",
-        &["cards"],
-        "`cards` is a set, in canonical order",
-    ),
-];
 
 /// The kinds written as vectors (discard positions are whole deals: they are asked by `conform
 /// --queries`, not written down).
