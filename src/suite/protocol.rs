@@ -568,11 +568,17 @@ fn keep_readings(game: &mut Game, readings: &[Option<Vec<String>>]) -> Result<()
         let m = &game.deal.table[i];
         let texts: Vec<String> = m.interps.iter().map(reading_text).collect();
         if let Some(w) = wanted.iter().find(|w| !texts.contains(w)) {
+            // The readings of a long meld with many wilds run to thousands: name a few.
+            let shown: Vec<&str> = texts.iter().take(5).map(String::as_str).collect();
+            let more = match texts.len().saturating_sub(shown.len()) {
+                0 => String::new(),
+                n => format!("; and {n} more"),
+            };
             return Err(bad(
                 &f,
                 format!(
-                    "`{w}` is not a reading of the meld's cards (its readings: {})",
-                    texts.join("; ")
+                    "`{w}` is not a reading of the meld's cards (its readings: {}{more})",
+                    shown.join("; ")
                 ),
             ));
         }

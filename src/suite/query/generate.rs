@@ -119,7 +119,12 @@ impl Draw<'_> {
             Question::Discards { .. } => Vec::new(),
         };
         let mut left = Counts::from_cards(&self.pack);
-        cards.iter().all(|&c| left.remove(c)).then_some(q)
+        if !cards.iter().all(|&c| left.remove(c)) {
+            return None;
+        }
+        // A question the reference refuses is no question to ask (a position whose table holds a
+        // meld with more readings than the protocol can pin down).
+        super::answer(self.loaded, &q).is_ok().then_some(q)
     }
 
     fn random_card(&mut self) -> Card {

@@ -124,3 +124,13 @@ fn generated_questions_are_answered_and_read_back_alike() {
         answer(&l, q).unwrap_or_else(|e| panic!("{}: {e}", q.text()));
     }
 }
+
+#[test]
+fn every_generated_question_is_one_the_reference_answers() {
+    let l = push();
+    for q in generate::questions(&l, 4, 10000, 1, &[]) {
+        if let Err(e) = answer(&l, &q) {
+            panic!("{}: {e}", q.text());
+        }
+    }
+}
