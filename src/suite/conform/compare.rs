@@ -217,7 +217,7 @@ pub(super) fn start_message(loaded: &crate::rules::Loaded, game: &Game, caps: &C
 /// cards in canonical order. The reference lists a meld's cards in the order they were laid; an
 /// implementation need not keep that order, so the cards of a meld are compared as a multiset
 /// and never diverge on order alone.
-fn comparable(v: &Value, caps: &Caps) -> Value {
+pub(super) fn comparable(v: &Value, caps: &Caps) -> Value {
     let mut v = v.clone();
     if let Some(table) = v.get_mut("table").and_then(Value::as_array_mut) {
         for m in table {
