@@ -11,6 +11,7 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SeenMeld {
     pub owner: u8,
+    /// In the order they were laid, as the table keeps them.
     pub cards: Vec<String>,
     /// How each remaining interpretation reads, e.g. `run 8♣–Q♣`.
     pub readings: Vec<String>,

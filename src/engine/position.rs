@@ -53,7 +53,8 @@ pub struct Position {
     /// The discard pile, top card first.
     pub discard: Vec<Card>,
     pub rest: Rest,
-    /// Melds on the table, in table order: owner and meld (kind and declarations optional).
+    /// Melds on the table, in table order: owner and meld (kind and declarations optional),
+    /// each meld's cards in the order they were laid, which the table meld keeps.
     pub table: Vec<(u8, MeldSpec)>,
     /// Seats that have met this deal's contract; `None`: the owners of table melds.
     pub contract_met: Option<Vec<u8>>,
@@ -423,9 +424,12 @@ fn table_meld(
             ),
         ));
     }
-    let mut cards = spec.cards.clone();
-    cards.sort();
-    Ok(TableMeld::new(owner, cards, verdict.interpretations))
+    // The cards keep the order the position lists them in: the order they were laid.
+    Ok(TableMeld::new(
+        owner,
+        spec.cards.clone(),
+        verdict.interpretations,
+    ))
 }
 
 /// The stock and the discard pile (top card first), the rest of the pack added to one of them

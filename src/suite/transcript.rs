@@ -63,7 +63,7 @@ pub struct TableInfo {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MeldState {
     pub owner: u8,
-    /// Canonical card order.
+    /// In the order the cards were laid (`TableMeld::cards`), not sorted.
     pub cards: Vec<String>,
     /// Every interpretation still open (one unless wilds float), each `KIND: ROLES`.
     pub readings: Vec<String>,

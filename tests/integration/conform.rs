@@ -563,6 +563,66 @@ fn a_start_message_keeps_the_readings_of_a_floating_meld() {
     assert!(e.contains("position.table[0].readings"), "{e}");
 }
 
+/// A table meld keeps its cards in the order they were laid, and a position keeps that order
+/// wherever it goes: the `start` message lists them so (in `cards` and in the `meld` text), the
+/// game it sets up has the same table, and so does a scenario whose `position` lists the meld as
+/// a shrunk scenario writes it. An implementation that places wilds by the order of laying
+/// makes the same choices from either.
+#[test]
+fn a_start_message_keeps_the_order_meld_cards_were_laid_in() {
+    use push_rummy::engine::game::{Action, Game, MeldSpec, Stage};
+    use push_rummy::engine::position::{Position, Rest};
+    use push_rummy::suite::protocol::{game_from_start, meld_text, start_message, table_meld_spec};
+    use std::sync::Arc;
+    let loaded = push_rummy::rules::load("push", &[]).expect("loads");
+    let cards = |s: &str| push_rummy::base::card::parse_cards(s).expect("cards");
+    let start = first_deal_of_four();
+    let spec = |s: &str| MeldSpec {
+        cards: cards(s),
+        kind: None,
+        declared: Vec::new(),
+    };
+    let pos = Position {
+        hands: vec![cards("KC"), cards("6H 10H QD"), cards("KD"), cards("KS")],
+        rest: Rest::Stock,
+        table: vec![(0, spec("7H JK 9H")), (1, spec("QC QS QD"))],
+        contract_met: Some(vec![0, 1]),
+        turn: Some(1),
+        stage: Stage::Play,
+        ..Position::default()
+    };
+    let mut g = Game::from_position(Arc::new(loaded.rules.clone()), &start, &pos).expect("sets up");
+    assert_eq!(g.deal.table[0].cards, cards("7H JK 9H"));
+    assert_eq!(g.deal.table[1].cards, cards("QC QS QD"));
+    for c in ["6H", "10H"] {
+        g.apply(1, &Action::plain_lay_off(0, cards(c)[0], None))
+            .expect("extends the run");
+    }
+    let laid = cards("7H JK 9H 6H 10H");
+    assert_eq!(g.deal.table[0].cards, laid);
+    let msg = start_message(&loaded, &g);
+    let table = &msg["position"]["table"];
+    assert_eq!(
+        table[0]["cards"],
+        serde_json::json!(["7H", "JK", "9H", "6H", "10H"])
+    );
+    assert_eq!(table[0]["meld"], "run [7H JK 9H 6H 10H JK=8H]");
+    assert_eq!(table[1]["cards"], serde_json::json!(["QC", "QS", "QD"]));
+    let back = game_from_start(&loaded, &msg).expect("starts");
+    assert_eq!(back.deal.table, g.deal.table);
+    assert_eq!(back.deal.table[0].cards, laid);
+    // A scenario's position reads the meld text as shrinking writes it, in the same order.
+    let text = meld_text(&table_meld_spec(&g.rules, &g.deal.table[0]));
+    let yaml = format!(
+        "title: laid order\nrules: push\ncards:\n  hands: {{1: [6S]}}\n  rest: stock\n  table:\n    - {{0: \"{text}\"}}\n  turn: 1\nsteps: [{{check: {{turn: 1}}}}]\n"
+    );
+    let Ok(s) = scenario::load_text("laid.yaml", &yaml, Path::new("."), &[]) else {
+        panic!("does not load: {yaml}");
+    };
+    assert_eq!(s.game.deal.table[0].cards, laid);
+    assert_eq!(s.game.deal.table[0].interps, g.deal.table[0].interps);
+}
+
 /// `--impl` splits its command into words as a shell would (conformance/README.md): checked
 /// against bash itself, which prints the words it makes of the same text.
 #[test]

@@ -289,6 +289,12 @@ fn outcome(g: &Game, a: &Action) -> Option<Outcome> {
     let mut h = g.clone();
     h.apply(g.turn(), a).ok()?;
     let mut d = h.deal;
+    // A meld keeps its cards in the order they were laid, which two actions listing the same
+    // cards in another order do not share: the outcome is the same meld, so compare the cards
+    // as a multiset.
+    for m in &mut d.table {
+        Arc::make_mut(m).cards.sort();
+    }
     d.table
         .sort_by(|x, y| (&x.cards, &x.interps, x.owner).cmp(&(&y.cards, &y.interps, y.owner)));
     Some((d, h.totals, h.results.to_vec(), h.round))

@@ -263,18 +263,14 @@ impl Game {
         let keep = self.plan_lay_off(seat, target, cards, declared, join, must_use)?;
         self.take_held(seat, cards);
         // The meld changes in place (a copy only where another game shares it): its cards are
-        // the old meld's, the new ones and the joined meld's, sorted.
+        // kept in the order they were laid, so the old meld's come first, then the new ones in
+        // the order the action gives them, then the joined meld's in their own order. Where a
+        // card goes in the run (its low end, its high end) does not matter: the list is the
+        // order of laying, not of ranks.
         let joined = join.map_or_else(Vec::new, |j| self.deal.table[j].cards.clone());
         let made = Arc::make_mut(&mut self.deal.table[target]);
-        if let ([card], None) = (cards, join) {
-            // One card (most lay-offs) goes where it sorts.
-            let at = made.cards.partition_point(|c| c <= card);
-            made.cards.insert(at, *card);
-        } else {
-            made.cards.extend_from_slice(cards);
-            made.cards.extend_from_slice(&joined);
-            made.cards.sort_unstable();
-        }
+        made.cards.extend_from_slice(cards);
+        made.cards.extend_from_slice(&joined);
         match keep {
             Grow::Replace(keep) => made.interps = keep,
             Grow::InPlace(j) => j.make(&mut made.interps[0]),

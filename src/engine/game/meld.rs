@@ -262,7 +262,9 @@ impl Game {
         Ok(())
     }
 
-    /// The checked melds go on the table, each with its cards sorted, in the order given.
+    /// The checked melds go on the table in the order given, each with its cards in the order
+    /// the action lists them (the order they were laid); the `melded` event lists them in
+    /// canonical order.
     fn put_melds_down(
         &mut self,
         seat: u8,
@@ -275,11 +277,12 @@ impl Game {
             // Room for a few lay-offs, which would otherwise each grow the list.
             let mut cards = Vec::with_capacity(s.cards.len() + LAY_OFF_ROOM);
             cards.extend_from_slice(&s.cards);
-            cards.sort();
+            let mut listed = CardList::from_slice(&cards);
+            listed.sort_unstable();
             events.push(Event::Melded {
                 seat,
                 meld: self.deal.table.len(),
-                cards: CardList::from_slice(&cards),
+                cards: listed,
                 contract: c,
             });
             // Where wilds move, what was declared is checked and then forgotten.

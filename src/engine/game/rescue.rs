@@ -96,7 +96,8 @@ impl Game {
         Ok(())
     }
 
-    /// The natural card takes the place of the wild at `k` in meld `target`, whose
+    /// The natural card takes the place of the wild at `k` in meld `target` (the first copy of
+    /// that wild in the order the cards were laid: the natural goes where it stood), whose
     /// interpretations become those in which the wild stood for it (`meld::rescue_into`), or,
     /// where wilds move, every reading of the new cards as that kind.
     fn replace_wild(&mut self, target: usize, k: usize, natural: Card, wild: Card) {
@@ -107,8 +108,8 @@ impl Game {
         }
         keep.sort();
         keep.dedup();
+        // The natural takes the wild's place in the order the cards were laid.
         made.cards[k] = natural;
-        made.cards.sort();
         // Where wilds move, the meld is read again from its cards: the wilds left may move too.
         made.interps = if self.rules.wilds_move {
             super::table::rederived(&self.rules, &made.cards, &keep)

@@ -12,6 +12,10 @@ use std::fmt;
 #[derive(Clone)]
 pub struct TableMeld {
     pub owner: u8,
+    /// The cards in the order they were laid: a meld action's in the order it lists them, each
+    /// lay-off's appended in the order it gives them (whichever end of a run they extend), a
+    /// joined run's after those; a rescue puts the natural where the wild was. Not sorted: the
+    /// meld oracle reads cards in any order, and whoever needs them sorted sorts a copy.
     pub cards: Vec<Card>,
     /// Every interpretation still possible: exactly one unless wilds float (`wild-declaration=never`).
     pub interps: Vec<Interpretation>,

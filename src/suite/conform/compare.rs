@@ -212,20 +212,35 @@ pub(super) fn start_message(loaded: &crate::rules::Loaded, game: &Game, caps: &C
     msg
 }
 
-/// `v` without what the implementation does not report: the meld readings of the table (in a
-/// state or an observation) unless it reports readings.
-fn comparable(v: &Value, caps: &Caps) -> Value {
+/// `v` as compared: without what the implementation does not report (the meld readings of the
+/// table, in a state or an observation, unless it reports readings), and with each table meld's
+/// cards in canonical order. The reference lists a meld's cards in the order they were laid; an
+/// implementation need not keep that order, so the cards of a meld are compared as a multiset
+/// and never diverge on order alone.
+pub(super) fn comparable(v: &Value, caps: &Caps) -> Value {
     let mut v = v.clone();
-    if !caps.readings
-        && let Some(table) = v.get_mut("table").and_then(Value::as_array_mut)
-    {
+    if let Some(table) = v.get_mut("table").and_then(Value::as_array_mut) {
         for m in table {
-            if let Some(m) = m.as_object_mut() {
+            let Some(m) = m.as_object_mut() else { continue };
+            if !caps.readings {
                 m.remove("readings");
+            }
+            if let Some(cards) = m.get_mut("cards").and_then(Value::as_array_mut) {
+                sort_cards(cards);
             }
         }
     }
     v
+}
+
+/// A list of cards in canonical order (what does not read as a card after the cards, in the
+/// order given), so that two lists of the same cards compare equal.
+fn sort_cards(cards: &mut [Value]) {
+    cards.sort_by_key(|c| {
+        c.as_str()
+            .and_then(|s| s.parse::<crate::base::card::Card>().ok())
+            .map_or((1, None), |c| (0, Some(c)))
+    });
 }
 
 /// The first path where two JSON values differ, with both values there.

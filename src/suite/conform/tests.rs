@@ -4,7 +4,7 @@
 //! seeded bugs of `examples/mini_engine.rs` in `tests/integration/conform.rs`; here too, what a
 //! run leaves in the harness's own process (threads, pipes) once it is over.
 
-use super::compare::{first_difference, show};
+use super::compare::{Caps, comparable, first_difference, show};
 use super::implementation::ImplSpec;
 use super::implementation::read_capped;
 use super::report::Verdict;
@@ -54,6 +54,25 @@ fn the_first_difference_names_its_path() {
     let (path, x, _) = first_difference("", &a, &b).expect("they differ");
     assert_eq!((path.as_str(), show(&x).as_str()), ("x", "nothing"));
     assert_eq!(first_difference("", &a, &a.clone()), None);
+}
+
+#[test]
+fn meld_cards_are_compared_as_a_multiset() {
+    // The reference lists a meld's cards in the order they were laid; an implementation that
+    // keeps another order (here canonical) does not diverge on order alone.
+    let caps = Caps::all(2);
+    let table = |cards: &[&str]| json!([{"owner": 0, "cards": cards}]);
+    let state = |cards: &[&str], hand: &[&str]| json!({"table": table(cards), "hands": [hand]});
+    let laid = comparable(&state(&["7H", "JK", "9H", "6H"], &["KD", "QD"]), &caps);
+    let sorted = comparable(&state(&["6H", "7H", "9H", "JK"], &["KD", "QD"]), &caps);
+    assert_eq!(first_difference("", &laid, &sorted), None);
+    // Other cards still differ, and other lists of cards are not reordered.
+    let other = comparable(&state(&["6H", "7H", "8H", "JK"], &["KD", "QD"]), &caps);
+    let (path, _, _) = first_difference("", &laid, &other).expect("they differ");
+    assert_eq!(path, "table[0].cards");
+    let hand = comparable(&state(&["7H", "JK", "9H", "6H"], &["QD", "KD"]), &caps);
+    let (path, _, _) = first_difference("", &laid, &hand).expect("they differ");
+    assert_eq!(path, "hands[0]");
 }
 
 #[test]

@@ -143,7 +143,7 @@ fn contract_sizes__exact_refuses_a_longer_contract_meld() {
     // Exactly three each goes down, and the fourth seven follows as a lay-off.
     ok(&mut g, 1, melds(&["7S 7H 7D", "9S 9H 9D"]));
     ok(&mut g, 1, lay_off(0, "7C"));
-    assert_eq!(g.deal.table[0].cards, sorted("7S 7H 7D 7C"));
+    assert_eq!(g.deal.table[0].cards, cards("7S 7H 7D 7C"));
 }
 
 const EXTRAS_HAND: &str = "7S 7H 7D 9S 9H 9D QS QH QD 7C KC";

@@ -27,8 +27,9 @@ fn lay_off__extends_a_run_at_either_end_but_not_past_a_gap() {
         }]
     );
     // The meld changes in place in this game only: a copy taken before keeps the old one.
-    assert_eq!(before.deal.table[0].cards, sorted("5S 6S 7S"));
-    assert_eq!(g.deal.table[0].cards, sorted("4S 5S 6S 7S"));
+    assert_eq!(before.deal.table[0].cards, cards("5S 6S 7S"));
+    // The card laid off at the low end is listed last: the order of laying, not of ranks.
+    assert_eq!(g.deal.table[0].cards, cards("5S 6S 7S 4S"));
     // A changed meld has a new stamp (what the greedy player's memory goes by), the others keep
     // theirs; equality is about the meld, not its stamp.
     let (old, new) = (stamps(&before), stamps(&g));
@@ -47,7 +48,7 @@ fn lay_off__extends_a_run_at_either_end_but_not_past_a_gap() {
         "{text}"
     );
     ok(&mut g, 1, lay_off(0, "8S"));
-    assert_eq!(g.deal.table[0].cards, sorted("4S 5S 6S 7S 8S"));
+    assert_eq!(g.deal.table[0].cards, cards("5S 6S 7S 4S 8S"));
     let kept = stamps(&g);
     rejected(&mut g, 1, lay_off(0, "10S"), Reason::InvalidLayOff);
     rejected(&mut g, 1, lay_off(5, "10S"), Reason::NoSuchMeld);
@@ -110,8 +111,42 @@ fn lay_off__two_cards_at_both_ends_in_one_action() {
             joined: None
         }]
     );
-    assert_eq!(g.deal.table[0].cards, sorted("4S 5S 6S 7S 8S"));
+    assert_eq!(g.deal.table[0].cards, cards("5S 6S 7S 4S 8S"));
     assert_eq!(g.deal.table[0].interps.len(), 1);
+}
+
+/// A table meld keeps its cards in the order they were laid: a meld's in the order the action
+/// lists them, each lay-off's appended, at whichever end of the run it goes (the `melded` event
+/// still lists the cards in canonical order).
+#[test]
+fn lay_off__a_meld_keeps_the_order_its_cards_were_laid_in() {
+    let mut g = push(&[]);
+    rig(
+        &mut g,
+        Pos {
+            hands: &["KS", "7H JK 9H 6H 10H KC", "9C", "AH"],
+            discard: "4D",
+            table: &[(1, "QS QC QD")],
+            ..Pos::default()
+        },
+    );
+    let ev = ok(&mut g, 1, meld("7H JK 9H"));
+    assert_eq!(
+        ev,
+        vec![Event::Melded {
+            seat: 1,
+            meld: 1,
+            cards: sorted("7H JK 9H").as_slice().into(),
+            contract: false
+        }]
+    );
+    assert_eq!(g.deal.table[1].cards, cards("7H JK 9H"));
+    ok(&mut g, 1, lay_off(1, "6H"));
+    assert_eq!(g.deal.table[1].cards, cards("7H JK 9H 6H"));
+    ok(&mut g, 1, lay_off(1, "10H"));
+    assert_eq!(g.deal.table[1].cards, cards("7H JK 9H 6H 10H"));
+    assert_eq!(g.deal.table[1].interps.len(), 1);
+    assert_eq!(g.deal.table[1].interps[0].describe(), "run 6♥–10♥");
 }
 
 #[test]
@@ -128,7 +163,7 @@ fn lay_off__onto_an_opponents_meld_after_ones_own_contract() {
     );
     ok(&mut g, 1, lay_off(0, "8S"));
     assert_eq!(g.deal.table[0].owner, 0, "the meld stays its owner's");
-    assert_eq!(g.deal.table[0].cards, sorted("5S 6S 7S 8S"));
+    assert_eq!(g.deal.table[0].cards, cards("5S 6S 7S 8S"));
 }
 
 fn set_game(readings: &[(DisputeId, &str)]) -> Game {
@@ -158,7 +193,7 @@ fn set_max_size__unlimited_takes_a_fifth_card() {
     let mut g = set_game(&[(DisputeId::SetMaxSize, "unlimited")]);
     ok(&mut g, 1, lay_off(0, "7C"));
     ok(&mut g, 1, lay_off(0, "JK"));
-    assert_eq!(g.deal.table[0].cards, sorted("7S 7H 7D 7C JK"));
+    assert_eq!(g.deal.table[0].cards, cards("7S 7H 7D 7C JK"));
 }
 
 fn join_game(readings: &[(DisputeId, &str)], table: &'static [(u8, &'static str)]) -> Game {
@@ -201,7 +236,7 @@ fn run_join_split__join_allowed_joins_two_runs_into_one() {
         }]
     );
     assert_eq!(g.deal.table.len(), 1);
-    assert_eq!(g.deal.table[0].cards, sorted("3H 4H 5H 6H 7H 8H 9H"));
+    assert_eq!(g.deal.table[0].cards, cards("3H 4H 5H 6H 7H 8H 9H"));
     assert_eq!(g.deal.table[0].interps.len(), 1);
     assert_hand(&g, 1, "KC");
 }
@@ -212,7 +247,7 @@ fn run_join_split__never_refuses_a_join_but_extends_an_end() {
     rejected(&mut g, 1, join(0, "6H", 1), Reason::JoinNotAllowed);
     ok(&mut g, 1, lay_off(0, "6H"));
     assert_eq!(g.deal.table.len(), 2);
-    assert_eq!(g.deal.table[0].cards, sorted("3H 4H 5H 6H"));
+    assert_eq!(g.deal.table[0].cards, cards("3H 4H 5H 6H"));
 }
 
 #[test]
@@ -229,10 +264,10 @@ fn run_join_split__join_allowed_onto_the_later_meld_leaves_one_run() {
         .deal
         .table
         .iter()
-        .position(|m| m.cards == sorted("3H 4H 5H 6H 7H 8H 9H"))
+        .position(|m| m.cards == cards("3H 4H 5H 6H 7H 8H 9H"))
         .expect("the joined run is on the table");
     assert_eq!(joined, 0);
-    assert_eq!(g.deal.table[1].cards, sorted("QS QC QD"));
+    assert_eq!(g.deal.table[1].cards, cards("QS QC QD"));
     assert_eq!(
         ev,
         vec![Event::LaidOff {

@@ -146,7 +146,7 @@ fn rig(g: &mut Game, p: Pos) {
     }
     let mut table = Vec::new();
     for (owner, s) in p.table {
-        let (mut v, kind, declared) = table_spec(s);
+        let (v, kind, declared) = table_spec(s);
         take(&v);
         let verdict = meld::interpret(
             &g.rules,
@@ -164,7 +164,7 @@ fn rig(g: &mut Game, p: Pos) {
                 "table meld {s} is ambiguous: declare its wilds"
             );
         }
-        v.sort();
+        // A position lists a meld's cards in the order they were laid, and the meld keeps it.
         table.push(std::sync::Arc::new(TableMeld::new(
             *owner,
             v,

@@ -45,7 +45,8 @@ fn rescue_timing__any_time_allows_a_rescue_before_the_contract() {
         }]
     );
     assert_hand(&g, 1, "JK 7S KC");
-    assert_eq!(g.deal.table[0].cards, sorted("7C 7H 7D"));
+    // The natural takes the joker's place in the order the cards were laid.
+    assert_eq!(g.deal.table[0].cards, cards("7C 7H 7D"));
     assert_eq!(g.deal.table[0].owner, 0);
     assert!(!g.deal.progress[1].done);
 }
@@ -57,7 +58,7 @@ fn wild_in_set_represents__rank_only_lets_any_seven_the_set_may_take_rescue_the_
         ok(&mut g, 1, rescue(0, natural, "JK"));
         assert_eq!(
             g.deal.table[0].cards,
-            sorted(&format!("7C 7H {natural}")),
+            cards(&format!("7C 7H {natural}")),
             "{natural}"
         );
         assert_eq!(g.deal.hands[1].count(Card::JOKER), 1);
@@ -84,10 +85,10 @@ fn wild_in_set_represents__exact_card_only_the_declared_card_rescues() {
     // The 7♦ is an ordinary lay-off instead.
     let mut laid = g.clone();
     ok(&mut laid, 1, lay_off(0, "7D"));
-    assert_eq!(laid.deal.table[0].cards, sorted("7C 7H 7D JK"));
+    assert_eq!(laid.deal.table[0].cards, cards("7C 7H JK 7D"));
     // Only the 7♠ takes the joker's place.
     ok(&mut g, 1, rescue(0, "7S", "JK"));
-    assert_eq!(g.deal.table[0].cards, sorted("7C 7H 7S"));
+    assert_eq!(g.deal.table[0].cards, cards("7C 7H 7S"));
     assert_hand(&g, 1, "7D JK KC");
 }
 
@@ -144,8 +145,8 @@ fn rescued_wild_fate__meld_same_turn_wants_the_wild_melded_in_the_same_action() 
         ]
     );
     assert_hand(&g, 1, "7S KC");
-    assert_eq!(g.deal.table[0].cards, sorted("7C 7H 7D"));
-    assert_eq!(g.deal.table[1].cards, sorted("5S 6S 7S JK"));
+    assert_eq!(g.deal.table[0].cards, cards("7C 7H 7D"));
+    assert_eq!(g.deal.table[1].cards, cards("5S 6S 7S JK"));
 }
 
 fn two_game(reading: &str, run: &'static str) -> Game {
@@ -169,7 +170,7 @@ fn frozen_two__position_keeps_a_two_in_the_two_place_frozen() {
     // A joker in the two's place is no two: the 2♥ rescues it.
     let mut g = two_game("position", "AH JK 3H 4H");
     ok(&mut g, 1, rescue(0, "2H", "JK"));
-    assert_eq!(g.deal.table[0].cards, sorted("AH 2H 3H 4H"));
+    assert_eq!(g.deal.table[0].cards, cards("AH 2H 3H 4H"));
     assert_hand(&g, 1, "JK KC");
 }
 
@@ -186,7 +187,7 @@ fn frozen_two__represents_itself_lets_the_natural_two_rescue_a_wild_two() {
             wild: c("2C")
         }]
     );
-    assert_eq!(g.deal.table[0].cards, sorted("AH 2H 3H 4H"));
+    assert_eq!(g.deal.table[0].cards, cards("AH 2H 3H 4H"));
     assert_hand(&g, 1, "2C KC");
     // The 2♥ now stands for itself and can never be rescued.
     let r = &g.deal.table[0].interps[0].roles;
@@ -202,7 +203,7 @@ fn frozen_two__a_two_standing_for_itself_is_frozen_not_unmatched() {
         assert_eq!(e.code, Reason::RescueFrozen, "{reading}: {e}");
         assert!(e.message.contains("stands for itself"), "{e}");
         assert!(e.message.contains(&format!("frozen-two={reading}")), "{e}");
-        assert_eq!(g.deal.table[0].cards, sorted("AH 2H 3H 4H"));
+        assert_eq!(g.deal.table[0].cards, cards("AH 2H 3H 4H"));
         assert_hand(&g, 1, "2H KC");
     }
 }

@@ -127,7 +127,7 @@ fn wild_declaration__never_refuses_declarations_and_lets_the_wilds_float_until_a
     // The Q♥ fits only 9♥-Q♥: the joker is now the J♥.
     ok(&mut g, 1, lay_off(1, "QH"));
     assert_eq!(stands(&g), vec![Target::Card(c("JH"))]);
-    assert_eq!(g.deal.table[1].cards, sorted("9H 10H JK QH"));
+    assert_eq!(g.deal.table[1].cards, cards("9H 10H JK QH"));
 }
 
 #[test]
@@ -148,7 +148,7 @@ fn wild_declaration__never_a_rescue_settles_what_a_floating_wild_stood_for() {
         ok(&mut g, 1, rescue(0, natural, "JK"));
         assert_eq!(
             g.deal.table[0].cards,
-            sorted(&format!("9H 10H {natural}")),
+            cards(&format!("9H 10H {natural}")),
             "{natural}"
         );
         assert_eq!(g.deal.table[0].interps.len(), 1);
@@ -194,7 +194,7 @@ fn wild_declaration__always_accepts_a_declared_wild_laid_off_on_a_run() {
     let mut g = joker_to_lay_off(&[(DisputeId::WildDeclaration, "always")]);
     rejected(&mut g, 1, lay_off(0, "JK"), Reason::DeclarationRequired);
     ok(&mut g, 1, lay_off_declared(0, "JK", &[("JK", "8S")]));
-    assert_eq!(g.deal.table[0].cards, sorted("5S 6S 7S JK"));
+    assert_eq!(g.deal.table[0].cards, cards("5S 6S 7S JK"));
 }
 
 #[test]
