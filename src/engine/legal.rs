@@ -776,9 +776,23 @@ impl Game {
             })
             .max(1);
             let mut found: Vec<Vec<Card>> = Vec::new();
+            // A set below `sets.min-size` only where it fills a contract set of one rank.
+            let contract = &self.rules.rounds[self.round].contract;
+            let small_fills = |cards: &[Card]| {
+                !meld::for_each_at(&self.rules, cards, Some(kind), set_floor, &mut |x| {
+                    !contract
+                        .iter()
+                        .any(|&c| contract::fills(&self.rules, c, cards.len(), &x))
+                })
+            };
             let done = sub_multisets(&pool, lo, usize::MAX, &mut budget, &mut |cards| {
+                let small = kind == MeldKind::Set && cards.len() < usize::from(self.rules.set_min);
                 if seen.insert((kind == MeldKind::Run, cards.to_vec()))
-                    && meld::is_valid_at(&self.rules, cards, Some(kind), set_floor)
+                    && if small {
+                        small_fills(cards)
+                    } else {
+                        meld::is_valid_at(&self.rules, cards, Some(kind), set_floor)
+                    }
                 {
                     found.push(cards.to_vec());
                 }
