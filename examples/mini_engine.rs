@@ -1010,7 +1010,8 @@ fn start(msg: &Value, bug: Bugs) -> Result<Game, Outcome> {
                 for m in contract.split(',') {
                     let words: Vec<&str> = m.split_whitespace().collect();
                     match words.as_slice() {
-                        // Not a plain size (e.g. a deal played `:all-at-once`): not implemented.
+                        // Not a plain size (a deal played `:all-at-once`, a set of one rank
+                        // `set of 2 aces`): not implemented.
                         [kind, "of", n] if n.parse::<u8>().is_ok() => {
                             c.push((*kind == "run", n.parse().unwrap_or(99)))
                         }

@@ -71,3 +71,28 @@ fn a_house_file_with_buying_shows_its_section() {
         .collect();
     insta::assert_snapshot!("push-with-buying", section);
 }
+
+/// A contract set of one rank, in any of its spellings, is shown in words (`set of 2 aces`) and
+/// loads back to the same rules; the rule listing writes it so too.
+#[test]
+fn a_contract_set_of_one_rank_shows_in_words() {
+    let house = "extends: push\ngame: pair-of-aces\nname: A pair of aces\nrounds:\n  - {deal: 11, contract: [set of 2 As, Set of 3 7S, run of 4]}\n  - {deal: 11, contract: [set of 3 KINGS, set of 3]}\n";
+    let loaded = push_rummy::rules::load_text("pair.yaml", house, std::path::Path::new("."))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    let shown = loaded.show();
+    let again = push_rummy::rules::load_text("shown.yaml", &shown, std::path::Path::new("."))
+        .unwrap_or_else(|e| panic!("{}\n{shown}", e.render()));
+    assert_eq!(again.rules, loaded.rules);
+    let rounds: String = shown
+        .lines()
+        .skip_while(|l| !l.starts_with("rounds:"))
+        .take_while(|l| l.starts_with("rounds:") || l.starts_with(' '))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    insta::assert_snapshot!("contract-set-of-one-rank", rounds);
+    let listing = loaded.raw.get("rounds").unwrap().value.listing();
+    assert_eq!(
+        listing,
+        "11:set of 2 aces,set of 3 sevens,run of 4;11:set of 3 kings,set of 3"
+    );
+}

@@ -1,7 +1,8 @@
 //! Random action sequences on the engine. A game of a built-in rule set (some readings switched,
 //! house scoring rules set: card values, sides, the going-out bonus; and maybe the optional turn
 //! rules: first player, discard bans, going out; and sometimes
-//! buying out of turn; limits on wild cards; wilds that move; the contract pooled)
+//! buying out of turn; limits on wild cards; wilds that move; the contract pooled; sets of a
+//! fixed rank in the contracts)
 //! is played by picking, at each turn, one of `legal_actions()`; every action listed must be
 //! accepted (`accepts`), the picked one must apply, and the invariants (`check_invariants`: every
 //! card in one place, totals the sum of the hands' points) hold after each. Now and then an
@@ -34,7 +35,8 @@ struct Input {
     /// Buying out of turn: allowed when odd; the other bits pick penalty cards, buys per hand,
     /// whether a player down may buy, and (0x40) no push at all.
     buying: u8,
-    /// Limits on the wild cards of a meld (max: 0 none, else n - 1; no outnumbering; min
+    /// Limits on the wild cards of a meld (max: 0 none, else n - 1, and bit 0x10 sets of a fixed
+    /// rank in the contracts; no outnumbering; min
     /// naturals; apart in runs), the contract pooled (where it is laid in one turn), and wilds
     /// that move (`wilds.may-move`).
     melds: (u8, bool, u8, bool, bool, bool),
@@ -92,6 +94,11 @@ fuzz_target!(|input: Input| {
     rules.contract_pooled = pooled
         && rules.readings.contract_in_one_turn
             == push_rummy::rules::disputes::reading::ContractInOneTurn::Required;
+    // Bit 0x10 of the limits' first pick: a set of a fixed rank in each contract (`set of 3
+    // kings`, or a pair smaller than sets go, `set of 2 aces`), drawn from its higher bits.
+    if max & 0x10 != 0 {
+        rules.fix_set_ranks(u32::from(max >> 5));
+    }
     let span = rules.players.1 - rules.players.0 + 1;
     let players = rules.players.0 + input.players % span;
     let (ace, two, sides, bonus) = input.scoring;

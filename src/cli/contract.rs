@@ -92,15 +92,18 @@ fn search_hand(
 fn print_laydown(rules: &Rules, names: &[String], l: &Laydown) {
     out!("contract {} can be met:", names.join(" + "));
     for (c, cards) in &l.melds {
-        let v = meld::interpret(
+        // A contract set of one rank may be smaller than sets go (`set of 2 aces`).
+        let v = meld::interpret_at(
             rules,
             &Query {
                 cards: cards.clone(),
                 kind: Some(c.kind),
                 declared: vec![],
             },
+            contract::set_floor(rules, std::slice::from_ref(c)),
         );
-        match v.interpretations.first() {
+        let fits = |x: &&meld::Interpretation| contract::fills(rules, *c, cards.len(), x);
+        match v.interpretations.iter().find(fits) {
             Some(i) => out!("  {c}: {}", interp_text(i)),
             None => out!(
                 "  {c}: {}",

@@ -525,14 +525,8 @@ fn greedy_discard(game: &Game, seat: u8) -> Action {
     let si = usize::from(seat);
     let hand = &game.deal.hands[si];
     let smallest = [
-        Component {
-            kind: MeldKind::Set,
-            size: game.rules.set_min,
-        },
-        Component {
-            kind: MeldKind::Run,
-            size: game.rules.run_min,
-        },
+        Component::of(MeldKind::Set, game.rules.set_min),
+        Component::of(MeldKind::Run, game.rules.run_min),
     ];
     let wanted: &[Component] = if game.deal.progress[si].done {
         &smallest
@@ -763,7 +757,7 @@ mod tests {
     }
 
     fn comp(kind: MeldKind, size: u8) -> Component {
-        Component { kind, size }
+        Component::of(kind, size)
     }
 
     /// One greedy decision, applied as `play` applies it.

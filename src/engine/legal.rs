@@ -171,16 +171,18 @@ impl Game {
                 if let Some(j) = join {
                     cards.extend_from_slice(&self.deal.table[j].cards);
                 }
-                if !meld::is_valid(&self.rules, &cards, kind) {
+                let floor = tm.set_floor(&self.rules);
+                if !meld::is_valid_at(&self.rules, &cards, kind, floor) {
                     return;
                 }
-                meld::interpret(
+                meld::interpret_at(
                     &self.rules,
                     &Query {
                         cards,
                         kind,
                         declared: vec![],
                     },
+                    floor,
                 )
                 .interpretations
             }
@@ -479,7 +481,7 @@ impl Game {
             1 => (MeldKind::Set, self.rules.set_min),
             _ => return None,
         };
-        Some(Component { kind, size })
+        Some(Component::of(kind, size))
     }
 
     /// The `k`-th candidate of [`Game::meld_candidates_from`] (0: the contract, or after it a
@@ -518,15 +520,19 @@ impl Game {
                 });
                 continue;
             }
-            let v = meld::interpret(
+            // A contract set of a fixed rank may be smaller than `sets.min-size`, and is declared
+            // as a set of that rank.
+            let v = meld::interpret_at(
                 &self.rules,
                 &Query {
                     cards: cards.clone(),
                     kind: Some(c.kind),
                     declared: vec![],
                 },
+                contract::set_floor(&self.rules, comps),
             );
-            let Some(i) = v.interpretations.first() else {
+            let mut fitting = v.interpretations.iter();
+            let Some(i) = fitting.find(|x| contract::fills(&self.rules, *c, cards.len(), x)) else {
                 continue;
             };
             let spec = self.declared_spec(cards, i);
@@ -685,14 +691,15 @@ impl Game {
 
     /// The canonical specs of one card multiset as a meld: one per kind and meaning of its wilds
     /// (declared as the rules allow), or none when it is no meld.
-    fn canonical_specs(&self, cards: &[Card], kind: MeldKind) -> Vec<MeldSpec> {
-        let v = meld::interpret(
+    fn canonical_specs(&self, cards: &[Card], kind: MeldKind, set_min: u8) -> Vec<MeldSpec> {
+        let v = meld::interpret_at(
             &self.rules,
             &Query {
                 cards: cards.to_vec(),
                 kind: Some(kind),
                 declared: vec![],
             },
+            set_min,
         );
         let mut out: Vec<MeldSpec> = Vec::new();
         let asks = meld_declares(&self.rules, cards);
@@ -754,23 +761,45 @@ impl Game {
         let mut budget = MAX_LISTED;
         let mut singles: Vec<(Counts, MeldSpec)> = Vec::new();
         let mut seen: std::collections::BTreeSet<(bool, Vec<Card>)> = Default::default();
+        let progress = &self.deal.progress[usize::from(seat)];
+        // Towards the contract a set of a fixed rank may be smaller than `sets.min-size`
+        // (`set of 2 aces`): such sets are listed too, and `apply` takes them only as that.
+        let set_floor = if progress.done {
+            self.rules.set_min
+        } else {
+            contract::set_floor(&self.rules, &self.rules.rounds[self.round].contract)
+        };
         for (kind, pool) in self.meld_pools(hand) {
             let lo = usize::from(match kind {
-                MeldKind::Set => self.rules.set_min,
+                MeldKind::Set => set_floor,
                 MeldKind::Run => self.rules.run_min,
             })
             .max(1);
             let mut found: Vec<Vec<Card>> = Vec::new();
+            // A set below `sets.min-size` only where it fills a contract set of one rank.
+            let contract = &self.rules.rounds[self.round].contract;
+            let small_fills = |cards: &[Card]| {
+                !meld::for_each_at(&self.rules, cards, Some(kind), set_floor, &mut |x| {
+                    !contract
+                        .iter()
+                        .any(|&c| contract::fills(&self.rules, c, cards.len(), &x))
+                })
+            };
             let done = sub_multisets(&pool, lo, usize::MAX, &mut budget, &mut |cards| {
+                let small = kind == MeldKind::Set && cards.len() < usize::from(self.rules.set_min);
                 if seen.insert((kind == MeldKind::Run, cards.to_vec()))
-                    && meld::is_valid(&self.rules, cards, Some(kind))
+                    && if small {
+                        small_fills(cards)
+                    } else {
+                        meld::is_valid_at(&self.rules, cards, Some(kind), set_floor)
+                    }
                 {
                     found.push(cards.to_vec());
                 }
             });
             listing.complete &= done;
             for cards in found {
-                for spec in self.canonical_specs(&cards, kind) {
+                for spec in self.canonical_specs(&cards, kind, set_floor) {
                     singles.push((Counts::from_cards(&cards), spec));
                 }
             }
@@ -780,7 +809,6 @@ impl Game {
         });
         // Combinations of melds the hand holds at once, each tried on the game: as many as the
         // contract has parts still open (up to them, piecemeal), or one after the contract.
-        let progress = &self.deal.progress[usize::from(seat)];
         let pooled = self.rules.contract_pooled && !progress.done;
         // All at once, the contract goes down with the whole hand: in as many melds as that takes.
         let whole = !progress.done && self.rules.rounds[self.round].all_at_once;
@@ -790,7 +818,7 @@ impl Game {
         } else if pooled || whole {
             // Pooled, the contract may lie in fewer melds than it has parts, or in more: as many
             // as the hand could make.
-            let smallest = self.rules.set_min.min(self.rules.run_min).max(1);
+            let smallest = set_floor.min(self.rules.run_min).max(1);
             (hand.len() / usize::from(smallest)).max(open)
         } else {
             open
@@ -942,13 +970,14 @@ impl Game {
         if let Some(j) = join {
             all.extend_from_slice(&self.deal.table[j].cards);
         }
-        let v = meld::interpret(
+        let v = meld::interpret_at(
             &self.rules,
             &Query {
                 cards: all,
                 kind: tm.interps.first().map(|i| i.kind),
                 declared: vec![],
             },
+            tm.set_floor(&self.rules),
         );
         // The declarations listed so far (the plain form's is empty); readings can run to
         // thousands where several wilds are laid off, so a set keeps this linear.

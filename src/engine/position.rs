@@ -387,14 +387,36 @@ fn table_meld(
             ),
         ));
     }
-    let verdict = meld::interpret(
+    // A set below `sets.min-size` is on the table only as a contract set of a fixed rank (`set of
+    // 2 aces`, perhaps grown since): of a rank some deal's contract names at that size or less.
+    let fixed = || {
+        rules
+            .rounds
+            .iter()
+            .flat_map(|r| &r.contract)
+            .filter(|c| c.rank.is_some())
+    };
+    let n_cards = spec.cards.len();
+    let floor = fixed().fold(rules.set_min, |m, c| m.min(c.size));
+    let mut verdict = meld::interpret_at(
         rules,
         &Query {
             cards: spec.cards.clone(),
             kind: spec.kind,
             declared: spec.declared.clone(),
         },
+        floor,
     );
+    verdict.interpretations.retain(|x| {
+        crate::oracle::contract::ordinary(rules, n_cards, x)
+            || fixed().any(|c| usize::from(c.size) <= n_cards && c.rank == x.rank)
+    });
+    if verdict.interpretations.is_empty() && verdict.reason.is_empty() {
+        verdict.reason = format!(
+            "a set needs at least {} cards; a smaller one is a contract set of a fixed rank, and no deal names one of these",
+            rules.set_min
+        );
+    }
     if !verdict.is_valid() {
         return Err(err(
             Place::Meld(i),

@@ -146,14 +146,8 @@ pub fn view(game: &Game, seat: u8) -> Game {
 fn wanted(rules: &Rules, game: &Game, seat: u8) -> Vec<Component> {
     if game.deal.progress[usize::from(seat)].done {
         vec![
-            Component {
-                kind: MeldKind::Set,
-                size: rules.set_min,
-            },
-            Component {
-                kind: MeldKind::Run,
-                size: rules.run_min,
-            },
+            Component::of(MeldKind::Set, rules.set_min),
+            Component::of(MeldKind::Run, rules.run_min),
         ]
     } else {
         rules.rounds[game.round].contract.clone()

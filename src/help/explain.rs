@@ -572,7 +572,8 @@ pub fn explain(word: &str, suite: Option<&Path>) -> Result<Explanation, Unknown>
                 Ty::Choice(o) => format!("one of {}", o.join(", ")),
                 Ty::PlayerRange => "a player count, 4, or a range \"3-6\"".to_string(),
                 Ty::Rounds => {
-                    "a list of deals, each {deal: N, contract: [set of 3, …]}".to_string()
+                    "a list of deals, each {deal: N, contract: [set of 3, run of 4, set of 2 aces, …]}"
+                        .to_string()
                 }
                 Ty::Reading(d) => format!("a reading of {d}: {}", d.reading_names().join(", ")),
                 Ty::List(o) => format!("a list of distinct names from {}", o.join(", ")),

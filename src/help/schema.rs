@@ -213,6 +213,25 @@ fn plain(def: &RuleDef) -> Value {
         }
         Ty::Rounds => {
             let size = "\\+?0*(?:[2-9]|[1-9][0-9]|10[0-4])";
+            // Any case, as the rules language reads a contract meld.
+            let ci = |w: &str| -> String {
+                w.chars()
+                    .map(|c| {
+                        if c.is_ascii_alphabetic() {
+                            format!("[{}{}]", c.to_ascii_uppercase(), c)
+                        } else {
+                            c.to_string()
+                        }
+                    })
+                    .collect()
+            };
+            let (set, run, of) = (ci("set"), ci("run"), ci("of"));
+            // A set of one rank: a plural rank word, or rank notation with an s.
+            let words: Vec<String> = crate::rules::spec::RANK_PLURALS
+                .iter()
+                .map(|w| ci(w))
+                .collect();
+            let rank = format!("(?:{}|(?:[AaTtJjQqKk2-9]|10)[Ss])", words.join("|"));
             json!({
                 "type": "array",
                 "minItems": 1,
@@ -222,13 +241,13 @@ fn plain(def: &RuleDef) -> Value {
                     "properties": {
                         "deal": { "description": "cards dealt to each player", "type": "integer", "minimum": 1, "maximum": 60 },
                         "contract": {
-                            "description": "the melds the contract asks for, like [set of 3, run of 4]",
+                            "description": "the melds the contract asks for, like [set of 3, run of 4]; a set of one rank: set of 2 aces, set of 3 7s",
                             "type": "array",
                             "minItems": 1,
                             "maxItems": 8,
                             "items": {
                                 "type": "string",
-                                "pattern": format!("^\\s*(?:[Ss][Ee][Tt]|[Rr][Uu][Nn])\\s+[Oo][Ff]\\s+{size}\\s*$")
+                                "pattern": format!("^\\s*(?:(?:{set}|{run})\\s+{of}\\s+{size}|{set}\\s+{of}\\s+{size}\\s+{rank})\\s*$")
                             }
                         },
                         "all-at-once": {

@@ -20,9 +20,9 @@ fn natural_two_in_runs(r: &Rules) -> bool {
     !r.twos_wild || r.readings.name(DisputeId::NaturalTwos) != "never"
 }
 
-fn brute_sets(r: &Rules, cards: &[Card], out: &mut BTreeSet<Interpretation>) {
+fn brute_sets(r: &Rules, cards: &[Card], set_min: u8, out: &mut BTreeSet<Interpretation>) {
     let n = cards.len();
-    if n < usize::from(r.set_min) || (r.readings.name(DisputeId::SetMaxSize) == "4" && n > 4) {
+    if n < usize::from(set_min) || (r.readings.name(DisputeId::SetMaxSize) == "4" && n > 4) {
         return;
     }
     let exact = r.readings.name(DisputeId::WildInSetRepresents) == "exact-card";
@@ -281,8 +281,14 @@ fn product<T: Clone>(options: &[Vec<T>], acc: &mut Vec<T>, f: &mut dyn FnMut(&[T
 
 /// Every interpretation of `cards` as a set or a run under `r`, sorted and deduplicated.
 pub fn brute(r: &Rules, cards: &[Card]) -> Vec<Interpretation> {
+    brute_at(r, cards, r.set_min)
+}
+
+/// [`brute`] with sets from `set_min` cards on (a contract set of a fixed rank may be smaller
+/// than `sets.min-size`: `set of 2 aces`).
+pub fn brute_at(r: &Rules, cards: &[Card], set_min: u8) -> Vec<Interpretation> {
     let mut out = BTreeSet::new();
-    brute_sets(r, cards, &mut out);
+    brute_sets(r, cards, set_min, &mut out);
     brute_runs(r, cards, &mut out);
     out.into_iter()
         .filter(|i| keeps_wild_limits(r, i))

@@ -235,6 +235,26 @@ impl Checks<'_> {
                 &DEAL_RELATED,
             );
         }
+        if rules.readings.same_rank_sets == crate::rules::disputes::reading::SameRankSets::Forbidden
+        {
+            // Two sets of one fixed rank, where no two sets laid down may share a rank.
+            for (j, c) in r.contract.iter().enumerate() {
+                if c.rank.is_some() && r.contract[..j].iter().any(|x| x.rank == c.rank) {
+                    self.push(
+                        Diagnostic::new(
+                            file,
+                            r.contract_pos[j],
+                            &format!("rounds[{i}].contract[{j}]"),
+                            format!(
+                                "a contract {c} cannot be made beside another set of that rank: same-rank-sets=forbidden"
+                            ),
+                        )
+                        .with_hint("name another rank, or use the reading same-rank-sets=allowed"),
+                        &["readings.same-rank-sets"],
+                    );
+                }
+            }
+        }
         for (j, c) in r.contract.iter().enumerate() {
             let path = format!("rounds[{i}].contract[{j}]");
             let pos = r.contract_pos[j];
@@ -303,7 +323,9 @@ impl Checks<'_> {
     /// the largest the rules and the pack allow.
     fn contract_set(&mut self, c: &Component, file: &str, pos: Pos, path: &str, max: usize) {
         let rules = self.rules;
-        if c.size < rules.set_min {
+        if c.rank.is_some() {
+            self.fixed_rank_set(c, file, pos, path);
+        } else if c.size < rules.set_min {
             self.push(
                 Diagnostic::new(
                     file,
@@ -326,6 +348,45 @@ impl Checks<'_> {
             self.push(
                 Diagnostic::new(file, pos, path, message).with_hint(hint),
                 &SET_RELATED,
+            );
+        }
+    }
+
+    /// A set of a fixed rank (`set of 2 aces`): a rank the rules make sets of, and, where it is
+    /// smaller than `sets.min-size`, not in a pooled contract (which regroups the cards laid
+    /// into any melds, and where a set that small would be no meld).
+    fn fixed_rank_set(&mut self, c: &Component, file: &str, pos: Pos, path: &str) {
+        let rules = self.rules;
+        if c.rank == Some(crate::base::card::Rank::Two) && !rules.natural_two_in_sets() {
+            self.push(
+                Diagnostic::new(
+                    file,
+                    pos,
+                    path,
+                    format!(
+                        "a contract {c} cannot be made: twos are wild and a 2 is natural in no set (natural-twos={}), so no set has rank 2",
+                        rules
+                            .readings
+                            .name(crate::rules::disputes::DisputeId::NaturalTwos)
+                    ),
+                )
+                .with_hint("use the reading natural-twos=runs-and-sets, `wilds.twos: false`, or another rank"),
+                &["wilds.twos", "readings.natural-twos"],
+            );
+        }
+        if c.size < rules.set_min && rules.contract_pooled {
+            self.push(
+                Diagnostic::new(
+                    file,
+                    pos,
+                    path,
+                    format!(
+                        "a contract {c} is smaller than the smallest set (sets.min-size {}), which only a contract checked meld by meld allows: contract.check: pooled regroups the cards laid into melds of their own",
+                        rules.set_min
+                    ),
+                )
+                .with_hint("use contract.check: each-meld, or a set of at least sets.min-size"),
+                &["contract.check", "sets.min-size"],
             );
         }
     }

@@ -26,7 +26,7 @@ pub use loader::{BUILT_IN, GAMES, LoadError, Loaded, load, load_text, parse_read
 use crate::base::card::{Card, Rank};
 use crate::rules::disputes::{DisputeId, Readings, reading};
 use line::{LineMasks, build_line, from_line};
-use spec::Component;
+use spec::{Component, MeldKind};
 
 /// Who receives a push.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -657,7 +657,33 @@ impl Rules {
         };
         self.going_out_bonus = u16::from(s % 5 == 4) * 10;
         self.play_all_at_once(if d / 16 % 4 == 1 { u32::MAX } else { 0 });
+        if d / 64 == 1 {
+            self.fix_set_ranks(u32::from(w) << 8 | u32::from(s));
+        }
         self.refresh();
+    }
+
+    /// Gives the first set of each deal's contract a fixed rank (`set of 3 kings`), drawn from
+    /// `pick`, and where `pick`'s low bit is set makes it a pair (`set of 2 aces`), smaller than
+    /// sets go, where the contract is checked meld by meld. Never the 2 where a 2 is natural in no
+    /// set; the pack makes every such set (a fixed rank asks for no more cards than any rank).
+    /// For the random-rules generators of tests and fuzz targets.
+    pub fn fix_set_ranks(&mut self, pick: u32) {
+        let twos = self.natural_two_in_sets();
+        let pair = pick & 1 == 1 && !self.contract_pooled;
+        for (i, r) in self.rounds.iter_mut().enumerate() {
+            let Some(c) = r.contract.iter_mut().find(|c| c.kind == MeldKind::Set) else {
+                continue;
+            };
+            let mut k = (pick >> 1).wrapping_add(i as u32 * 5) % 13;
+            if k == 1 && !twos {
+                k = 0;
+            }
+            c.rank = Rank::from_number(k as u8 + 1);
+            if pair {
+                c.size = 2;
+            }
+        }
     }
 
     /// Marks the deals whose bit is set in `deals` (bit 0: the first deal) as played all at once

@@ -5,6 +5,7 @@
 //! This module checks form (keys, types, ranges, reading names); meaning (a deal larger than the
 //! deck, an impossible contract) is checked when compiling, in [`crate::rules`].
 
+use crate::base::card::Rank;
 use crate::base::diag::{Diagnostic, did_you_mean};
 use crate::base::yaml::{Node, Pos, Value};
 use crate::rules::disputes::{DisputeId, list_readings};
@@ -173,7 +174,7 @@ const STRUCTURAL: &[(&str, Ty, bool, &str)] = &[
         "rounds",
         Ty::Rounds,
         true,
-        "the deals in order: cards dealt and the contract of each; `all-at-once: true` on a deal: its contract goes down only with every card in hand, which is going out without a discard",
+        "the deals in order: cards dealt and the contract of each (`set of 3`, `run of 4`, or a set of one rank: `set of 2 aces`, `set of 3 7s`, which may be smaller than sets.min-size); `all-at-once: true` on a deal: its contract goes down only with every card in hand, which is going out without a discard",
     ),
     (
         "contract.check",
@@ -389,17 +390,65 @@ impl MeldKind {
     }
 }
 
-/// One meld a contract asks for: `set of 3`, `run of 4`.
+/// One meld a contract asks for: `set of 3`, `run of 4`, or a set of one rank only: `set of 2
+/// aces` (`rank`; only sets have one). A set of a fixed rank may be smaller than `sets.min-size`:
+/// such a set is a meld only as that contract meld.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Component {
     pub kind: MeldKind,
     pub size: u8,
+    /// The one rank a set of this contract meld may have (`None`: any rank; always for runs).
+    pub rank: Option<Rank>,
+}
+
+impl Component {
+    /// A contract meld of any rank: `set of 3`, `run of 4`.
+    pub fn of(kind: MeldKind, size: u8) -> Component {
+        Component {
+            kind,
+            size,
+            rank: None,
+        }
+    }
 }
 
 impl std::fmt::Display for Component {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} of {}", self.kind.name(), self.size)
+        write!(f, "{} of {}", self.kind.name(), self.size)?;
+        match self.rank {
+            Some(r) => write!(f, " {}", rank_plural(r)),
+            None => Ok(()),
+        }
     }
+}
+
+/// The rank words of a fixed-rank set, plural, in rank order from the ace: `set of 2 aces`.
+pub const RANK_PLURALS: [&str; 13] = [
+    "aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
+    "jacks", "queens", "kings",
+];
+
+/// `aces`, `sevens`, `kings`: how a contract names a fixed rank (the canonical form).
+pub fn rank_plural(r: Rank) -> &'static str {
+    RANK_PLURALS[usize::from(r.number()) - 1]
+}
+
+/// Reads the rank of `set of 3 kings`: a rank word, plural (`aces`, `sevens`, `kings`), or rank
+/// notation followed by `s` (`As`, `7s`, `10s`, `Ks`), any case.
+pub fn parse_rank_plural(s: &str) -> Option<Rank> {
+    let lower = s.to_ascii_lowercase();
+    if let Some(i) = RANK_PLURALS.iter().position(|w| *w == lower) {
+        return Rank::from_number(i as u8 + 1);
+    }
+    // `A`, `2`…`10`, `T`, `J`, `Q`, `K` exactly (not `1`, `07` or `+7`).
+    const NOTATION: [&str; 14] = [
+        "a", "2", "3", "4", "5", "6", "7", "8", "9", "10", "j", "q", "k", "t",
+    ];
+    let stem = lower.strip_suffix('s')?;
+    NOTATION
+        .contains(&stem)
+        .then(|| Rank::parse(stem))
+        .flatten()
 }
 
 /// One deal: cards dealt to each player and the contract.
@@ -1431,7 +1480,7 @@ fn decode_contract(
                                 .unwrap_or_else(|| item.kind_name().to_string())
                         ),
                     )
-                    .with_hint("write `set of N` or `run of N`, N from 2 to 104"),
+                    .with_hint(component_hint(item.scalar_text().as_deref())),
                 );
             }
         }
@@ -1439,12 +1488,36 @@ fn decode_contract(
     (comps.len() == items.len()).then_some((comps, poss))
 }
 
-/// Reads `set of 3` / `run of 4`.
+/// What to write instead of a contract meld that cannot be read: the rank it may have meant where
+/// the last word of `set of N WORD` is no rank, else the forms.
+fn component_hint(text: Option<&str>) -> String {
+    const FORMS: &str = "write `set of N`, `run of N` or `set of N RANKS` (a set of one rank: \
+                         `set of 2 aces`, `set of 3 7s`), N from 2 to 104";
+    let lower = text.unwrap_or("").trim().to_ascii_lowercase();
+    match lower.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["run", "of", _, _] => {
+            "only a set has a rank of its own: write `run of N`, or `set of N RANKS`".to_string()
+        }
+        ["set", "of", n, word] if parse_rank_plural(word).is_none() => {
+            match did_you_mean(word, RANK_PLURALS) {
+                Some(m) => format!("`{word}` is no rank: did you mean `set of {n} {m}`?"),
+                None => format!(
+                    "`{word}` is no rank: write a rank word (`aces`, `twos` … `kings`) or rank \
+                     notation with an s (`As`, `2s` … `10s`, `Js`, `Qs`, `Ks`)"
+                ),
+            }
+        }
+        _ => FORMS.to_string(),
+    }
+}
+
+/// Reads `set of 3` / `run of 4` / `set of 2 aces` (a set of one rank: [`parse_rank_plural`]).
 pub fn parse_component(s: &str) -> Option<Component> {
     let lower = s.trim().to_ascii_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
-    let (kind, n) = match words.as_slice() {
-        [k, "of", n] => (*k, *n),
+    let (kind, n, rank) = match words.as_slice() {
+        [k, "of", n] => (*k, *n, None),
+        ["set", "of", n, r] => ("set", *n, Some(parse_rank_plural(r)?)),
         _ => return None,
     };
     let kind = match kind {
@@ -1455,7 +1528,7 @@ pub fn parse_component(s: &str) -> Option<Component> {
     let size: u8 = n.parse().ok()?;
     (2..=104)
         .contains(&size)
-        .then_some(Component { kind, size })
+        .then_some(Component { kind, size, rank })
 }
 
 /// Renders a rule set as canonical YAML in the language itself: every rule in table order, cited
@@ -1605,13 +1678,44 @@ mod tests {
     fn components_parse() {
         assert_eq!(
             parse_component("Set of 3"),
-            Some(Component {
-                kind: MeldKind::Set,
-                size: 3
-            })
+            Some(Component::of(MeldKind::Set, 3))
         );
         assert_eq!(parse_component("run 4"), None);
         assert_eq!(parse_component("run of 200"), None);
+        let aces = Component {
+            kind: MeldKind::Set,
+            size: 2,
+            rank: Some(Rank::Ace),
+        };
+        for text in ["set of 2 aces", "Set of 2 As", "set  of 2 ACES"] {
+            assert_eq!(parse_component(text), Some(aces), "{text}");
+        }
+        assert_eq!(aces.to_string(), "set of 2 aces");
+        for r in Rank::ALL {
+            let c = Component {
+                rank: Some(r),
+                ..aces
+            };
+            assert_eq!(parse_component(&c.to_string()), Some(c));
+            let notation = format!("set of 2 {}s", r.name());
+            assert_eq!(parse_component(&notation), Some(c), "{notation}");
+        }
+        assert_eq!(
+            parse_component("set of 3 Ts").and_then(|c| c.rank),
+            Some(Rank::Ten)
+        );
+        for bad in [
+            "set of 2 acez",
+            "run of 4 aces",
+            "set of 3 1s",
+            "set of 3 07s",
+            "set of 3 ace",
+            "set of 3 kings please",
+        ] {
+            assert_eq!(parse_component(bad), None, "{bad}");
+        }
+        assert!(component_hint(Some("set of 2 acez")).contains("`set of 2 aces`"));
+        assert!(component_hint(Some("run of 4 aces")).contains("only a set"));
     }
 
     #[test]

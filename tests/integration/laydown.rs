@@ -52,6 +52,19 @@ fn contracts() -> Vec<Vec<Component>> {
     let capit = load("cap-it", &[]).unwrap().rules;
     let mut v: Vec<Vec<Component>> = push.rounds.iter().map(|r| r.contract.clone()).collect();
     v.push(capit.rounds[4].contract.clone());
+    // Sets of a fixed rank, pairs among them smaller than sets go (`set of 2 aces`).
+    for text in [
+        "set of 2 aces,set of 3",
+        "set of 2 sevens,run of 4",
+        "set of 3 sixes,set of 2 fives",
+        "set of 2 kings",
+    ] {
+        v.push(
+            text.split(',')
+                .map(|c| push_rummy::rules::spec::parse_component(c).unwrap())
+                .collect(),
+        );
+    }
     v
 }
 
@@ -107,7 +120,9 @@ fn brute(rules: &Rules, contract: &[Component], hand: &[Card]) -> bool {
                     return;
                 }
                 let g: Vec<Card> = idx.iter().map(|&i| left[i]).collect();
-                if !meld::is_valid(rules, &g, Some(contract[k].kind)) {
+                // Sets from the contract's least on (a pair, where it names `set of 2 aces`).
+                let floor = contract::set_floor(rules, contract);
+                if !meld::is_valid_at(rules, &g, Some(contract[k].kind), floor) {
                     return;
                 }
                 let rest: Vec<Card> = (0..left.len())
@@ -143,7 +158,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
 
     #[test]
-    fn laydown_search_agrees_with_brute_force(rules in rules_strategy(), which in 0usize..6, hand in hand_strategy()) {
+    fn laydown_search_agrees_with_brute_force(rules in rules_strategy(), which in 0usize..10, hand in hand_strategy()) {
         let contract = &contracts()[which];
         let counts = Counts::from_cards(&hand);
         let found = contract::laydown(&rules, contract, &counts);
@@ -173,7 +188,7 @@ proptest! {
     /// laydown missed. So is `Reach::may_hold_any`, for the hand: where it says no, the hand
     /// makes no such meld.
     #[test]
-    fn may_hold_passes_every_card_of_every_meld(rules in rules_strategy(), which in 0usize..6, hand in hand_strategy()) {
+    fn may_hold_passes_every_card_of_every_meld(rules in rules_strategy(), which in 0usize..10, hand in hand_strategy()) {
         let counts = Counts::from_cards(&hand);
         let reach = contract::Reach::new(&rules, &counts);
         for &comp in &contracts()[which] {
@@ -182,7 +197,8 @@ proptest! {
                 let mut some = None;
                 combinations(hand.len(), n, &mut |idx| {
                     let g: Vec<Card> = idx.iter().map(|&i| hand[i]).collect();
-                    if bad.is_none() && meld::is_valid(&rules, &g, Some(comp.kind)) {
+                    let floor = contract::set_floor(&rules, &[comp]);
+                    if bad.is_none() && meld::is_valid_at(&rules, &g, Some(comp.kind), floor) {
                         bad = g.iter().find(|&&c| !contract::may_hold(&rules, comp, &counts, c)).map(|&c| (c, g.clone()));
                         some.get_or_insert(g);
                     }
@@ -203,7 +219,7 @@ proptest! {
     #[test]
     fn one_meld_is_laid_down_as_the_search_lays_it_down(rules in rules_strategy(), run in any::<bool>(), size in 3u8..=6, hand in hand_strategy()) {
         let kind = if run { MeldKind::Run } else { MeldKind::Set };
-        let contract = [Component { kind, size }];
+        let contract = [Component::of(kind, size)];
         let counts = Counts::from_cards(&hand);
         prop_assert_eq!(
             contract::laydown(&rules, &contract, &counts),

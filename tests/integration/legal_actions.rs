@@ -72,6 +72,11 @@ fn game_at(seed: u64, steps: usize, picks: &[usize], turn_rules: Option<[u8; 5]>
     if seed % 13 == 6 {
         rules.play_all_at_once(u32::MAX);
     }
+    // A set of a fixed rank in each contract (`set of 3 kings`; half of them a pair, `set of 2
+    // aces`, smaller than sets go), a seventeenth of the time.
+    if seed % 17 == 5 {
+        rules.fix_set_ranks((seed / 17) as u32);
+    }
     // No push (the plain draw), a seventh of the time.
     if seed % 7 == 2 {
         rules.no_push = true;

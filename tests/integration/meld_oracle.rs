@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use push_rummy::base::card::{Card, Rank, Suit};
 use push_rummy::oracle::meld::{self, Interpretation, Query, Role, Target};
-use push_rummy::oracle::meld_reference::{SWITCHES, brute};
+use push_rummy::oracle::meld_reference::{SWITCHES, brute, brute_at};
 use push_rummy::rules::Rules;
 use push_rummy::rules::spec::MeldKind;
 
@@ -123,6 +123,19 @@ proptest! {
         prop_assert_eq!(meld::is_valid(&rules, &cards, None), !slow.is_empty());
     }
 
+    /// With sets from fewer cards on than `sets.min-size` (a contract set of a fixed rank, `set
+    /// of 2 aces`), the oracle still lists exactly the brute force's interpretations.
+    #[test]
+    fn oracle_agrees_with_brute_force_below_the_set_size(rules in rules_strategy(), cards in cards_strategy(), floor in 2u8..4) {
+        prop_assume!(cards.iter().filter(|c| rules.is_wild(**c)).count() <= 4);
+        let floor = floor.min(rules.set_min);
+        let fast = meld::interpret_at(&rules, &Query { cards: cards.clone(), ..Query::default() }, floor);
+        prop_assume!(!fast.truncated);
+        let slow = brute_at(&rules, &cards, floor);
+        prop_assert_eq!(&fast.interpretations, &slow, "cards {:?}", cards);
+        prop_assert_eq!(meld::is_valid_at(&rules, &cards, None, floor), !slow.is_empty());
+    }
+
     #[test]
     fn interpretations_ignore_card_order(rules in rules_strategy(), cards in cards_strategy(), seed in any::<u64>()) {
         let mut shuffled = cards.clone();
@@ -142,9 +155,12 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, max_global_rejects: 200_000, ..ProptestConfig::default() })]
 
     #[test]
-    fn one_card_extension_agrees_with_the_full_search(rules in rules_strategy(), cards in cards_strategy(), pick in 0usize..8, add in 0u8..54, any in 0usize..push_rummy::base::card::KINDS) {
+    fn one_card_extension_agrees_with_the_full_search(rules in rules_strategy(), cards in cards_strategy(), pick in 0usize..8, add in 0u8..54, any in 0usize..push_rummy::base::card::KINDS, small in any::<bool>()) {
         prop_assume!(cards.iter().filter(|c| rules.is_wild(**c)).count() <= 4);
-        let v = meld::interpret(&rules, &Query { cards: cards.clone(), ..Query::default() });
+        // Sometimes from sets of two on: a contract set of a fixed rank (`set of 2 aces`) grows
+        // on the table as any set does.
+        let floor = if small { 2 } else { rules.set_min };
+        let v = meld::interpret_at(&rules, &Query { cards: cards.clone(), ..Query::default() }, floor);
         prop_assume!(v.is_valid());
         let old = &v.interpretations[pick % v.interpretations.len()];
         let card = if add < 27 {
@@ -175,7 +191,7 @@ proptest! {
         if let Some(fast) = meld::extend_by_one(&rules, old, card) {
             let mut all = cards.clone();
             all.push(card);
-            let slow: Vec<Interpretation> = meld::interpret(&rules, &Query { cards: all, kind: Some(old.kind), declared: vec![] })
+            let slow: Vec<Interpretation> = meld::interpret_at(&rules, &Query { cards: all, kind: Some(old.kind), declared: vec![] }, floor)
                 .interpretations
                 .into_iter()
                 .filter(|n| meld::extends(old, n))

@@ -153,7 +153,10 @@ fn sets(sizes: &[u8]) -> Vec<Component> {
 
 /// A contract of melds of one kind, of these sizes.
 fn contract_of(kind: MeldKind, sizes: &[u8]) -> Vec<Component> {
-    sizes.iter().map(|&size| Component { kind, size }).collect()
+    sizes
+        .iter()
+        .map(|&size| Component::of(kind, size))
+        .collect()
 }
 
 /// Every set that the rules refuse is refused with its reason: never with the catch-all "these

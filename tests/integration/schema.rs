@@ -200,7 +200,7 @@ fn every_shipped_scenario_names_and_meets_the_scenario_schema() {
 /// Broken rules files that are well-formed YAML of the right shape, every value of the right type
 /// and in its range: the schema accepts them and only `rules check` refuses them, for what they
 /// mean together (the pack, the contracts, the player counts) or for what they `extends`.
-const SEMANTIC: [&str; 21] = [
+const SEMANTIC: [&str; 24] = [
     "contract-meld-below-minimum.yaml",
     "contract-run-too-long.yaml",
     "contract-set-above-max-size.yaml",
@@ -222,6 +222,9 @@ const SEMANTIC: [&str; 21] = [
     "sides-partnerships-three-players.yaml",
     "all-at-once-discard-only.yaml",
     "all-at-once-not-on-contract-turn.yaml",
+    "contract-set-of-twos-never-natural.yaml",
+    "contract-set-of-one-rank-pooled.yaml",
+    "contract-sets-of-one-rank-same-rank-forbidden.yaml",
 ];
 
 /// Broken files that are not YAML a schema can look at (syntax, encoding, duplicate keys).

@@ -231,13 +231,14 @@ impl Game {
                 let bases: Vec<&[Interpretation]> = std::iter::once(&old.interps[..])
                     .chain(other.map(|o| &o.interps[..]))
                     .collect();
-                meld::interpret(
+                meld::interpret_at(
                     &self.rules,
                     &Query {
                         cards: combined(),
                         kind: old.interps.first().map(|i| i.kind),
                         declared: declared.to_vec(),
                     },
+                    old.set_floor(&self.rules),
                 )
                 .interpretations
                 .into_iter()

@@ -18,10 +18,22 @@ impl Game {
     /// Every interpretation of a meld spec (its declarations included), or why it is no meld.
     /// The interpretations of a meld spec: `seen`'s, filtered by the spec's declarations, where
     /// it holds these cards as this kind and some remain; otherwise the oracle's.
+    #[cfg(test)]
     pub(super) fn spec_interps(
         &self,
         spec: &MeldSpec,
         seen: Option<&mut [SeenMeld]>,
+    ) -> Result<Vec<Interpretation>, Illegal> {
+        self.spec_interps_at(spec, seen, self.rules.set_min)
+    }
+
+    /// [`Game::spec_interps`] with sets from `set_min` cards on: a seat laying its contract down
+    /// reads its melds from [`contract::set_floor`] on (`set of 2 aces`).
+    fn spec_interps_at(
+        &self,
+        spec: &MeldSpec,
+        seen: Option<&mut [SeenMeld]>,
+        set_min: u8,
     ) -> Result<Vec<Interpretation>, Illegal> {
         let known = seen.and_then(|melds| {
             melds
@@ -37,7 +49,7 @@ impl Game {
                 return Ok(v);
             }
         }
-        let v = meld::interpret(&self.rules, &spec.query());
+        let v = meld::interpret_at(&self.rules, &spec.query(), set_min);
         if !v.is_valid() {
             return Err(illegal(
                 Reason::InvalidMeld,
@@ -103,8 +115,14 @@ impl Game {
         }
         let mut seen = self.seen.take(&self.rules);
         self.take_cards(seat, &all)?;
-        let mut interps = self.read_specs(specs, seen.as_deref_mut())?;
         let si = usize::from(seat);
+        // Towards the contract, a set of a fixed rank may be smaller than `sets.min-size`.
+        let floor = if self.deal.progress[si].done {
+            self.rules.set_min
+        } else {
+            contract::set_floor(&self.rules, &self.rules.rounds[self.round].contract)
+        };
+        let mut interps = self.read_specs(specs, seen.as_deref_mut(), floor)?;
         let mut contract_melds = vec![false; specs.len()];
         if !self.deal.progress[si].done {
             self.all_at_once(seat)?;
@@ -126,10 +144,11 @@ impl Game {
         &self,
         specs: &[MeldSpec],
         mut seen: Option<&mut [SeenMeld]>,
+        set_min: u8,
     ) -> Result<Vec<Vec<Interpretation>>, Illegal> {
         let mut interps = Vec::with_capacity(specs.len());
         for s in specs {
-            let all = self.spec_interps(s, seen.as_deref_mut())?;
+            let all = self.spec_interps_at(s, seen.as_deref_mut(), set_min)?;
             #[cfg(debug_assertions)]
             let was = all.clone();
             let kept = self.declaration_policy(&s.cards, false, s.kind, &s.declared, all)?;
@@ -186,7 +205,7 @@ impl Game {
         &mut self,
         seat: u8,
         specs: &[MeldSpec],
-        interps: &[Vec<Interpretation>],
+        interps: &mut [Vec<Interpretation>],
         contract_melds: &mut [bool],
     ) -> Result<(), Illegal> {
         let si = usize::from(seat);
@@ -205,6 +224,18 @@ impl Game {
         for (i, a) in c.assignment.iter().enumerate() {
             // Pooled, every meld laid is the contract's.
             contract_melds[i] = a.is_some() || c.regrouped.is_some();
+            // A set laid as a contract set of a fixed rank is a set of that rank; a meld beyond
+            // the contract keeps the readings that make it a meld of its own.
+            let n = specs[i].cards.len();
+            match a {
+                Some(part) if part.rank.is_some() => {
+                    interps[i].retain(|x| contract::fills(&rules, *part, n, x));
+                }
+                None if c.regrouped.is_none() => {
+                    interps[i].retain(|x| contract::ordinary(&rules, n, x));
+                }
+                _ => {}
+            }
         }
         // Met in one laydown: every part is filled.
         let p = &mut Arc::make_mut(&mut self.deal.progress)[si];
@@ -227,14 +258,17 @@ impl Game {
         let rules = Arc::clone(&self.rules);
         let contract = &rules.rounds[self.round].contract;
         for (i, s) in specs.iter().enumerate() {
+            let n = s.cards.len();
             let slot = (0..contract.len()).find(|&j| {
                 !self.deal.progress[si].filled[j]
-                    && contract::size_ok(&self.rules, contract[j], s.cards.len())
-                    && interps[i].iter().any(|x| x.kind == contract[j].kind)
+                    && contract::size_ok(&self.rules, contract[j], n)
+                    && interps[i]
+                        .iter()
+                        .any(|x| contract::fills(&rules, contract[j], n, x))
             });
             if let Some(j) = slot {
                 Arc::make_mut(&mut self.deal.progress)[si].filled[j] = true;
-                interps[i].retain(|x| x.kind == contract[j].kind);
+                interps[i].retain(|x| contract::fills(&rules, contract[j], n, x));
                 contract_melds[i] = true;
             }
         }
@@ -243,6 +277,21 @@ impl Game {
         // Melds that fill no piece are extras: only once the last piece is down, and
         // only where the rules allow extras on the contract turn.
         if let Some(i) = contract_melds.iter().position(|c| !c) {
+            // A set below `sets.min-size` is a meld only as a contract set of a fixed rank.
+            for (k, _) in contract_melds.iter().enumerate().filter(|(_, c)| !**c) {
+                let n = specs[k].cards.len();
+                interps[k].retain(|x| contract::ordinary(&rules, n, x));
+                if interps[k].is_empty() {
+                    return Err(illegal(
+                        Reason::InvalidMeld,
+                        format!(
+                            "{} is not a meld: a set needs at least {} cards; a smaller one goes down only as a contract set of its rank, and none is open",
+                            crate::base::card::pretty_cards(&specs[k].cards),
+                            rules.set_min
+                        ),
+                    ));
+                }
+            }
             if !self.deal.progress[si].done {
                 return Err(illegal(
                     Reason::ContractNotMet,

@@ -55,6 +55,18 @@ impl TableMeld {
         }
     }
 
+    /// The fewest cards a set grown from this meld is searched from: `sets.min-size`, or the
+    /// meld's own size for a set below it (a contract set of a fixed rank, `set of 2 aces`,
+    /// which lay-offs grow as a set of its rank).
+    pub fn set_floor(&self, rules: &Rules) -> u8 {
+        let set = self.interps.iter().all(|i| i.kind == MeldKind::Set);
+        if set && self.cards.len() < usize::from(rules.set_min) {
+            self.cards.len() as u8
+        } else {
+            rules.set_min
+        }
+    }
+
     pub fn stamp(&self) -> u64 {
         self.stamp
     }
@@ -67,21 +79,35 @@ impl TableMeld {
 
 /// Where wilds move (`wilds.may-move`), the readings a table meld keeps: every reading of its
 /// `cards` as a meld of the kind its readings `was` share (any kind where they differ), found
-/// again from the cards alone, so no wild keeps the place it had.
+/// again from the cards alone, so no wild keeps the place it had. A set smaller than
+/// `sets.min-size` (laid as a contract set of a fixed rank, `set of 2 aces`) stays a set of its
+/// rank.
 pub(super) fn rederived(
     rules: &Rules,
     cards: &[Card],
     was: &[Interpretation],
 ) -> Vec<Interpretation> {
-    meld::interpret(
+    let kind = common_kind(was);
+    let small = kind == Some(MeldKind::Set) && cards.len() < usize::from(rules.set_min);
+    let floor = if small {
+        cards.len() as u8
+    } else {
+        rules.set_min
+    };
+    let mut v = meld::interpret_at(
         rules,
         &Query {
             cards: cards.to_vec(),
-            kind: common_kind(was),
+            kind,
             declared: vec![],
         },
+        floor,
     )
-    .interpretations
+    .interpretations;
+    if small {
+        v.retain(|x| was.iter().any(|w| w.rank == x.rank));
+    }
+    v
 }
 
 /// The kind every one of `interps` has, if they agree.

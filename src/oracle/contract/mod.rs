@@ -4,12 +4,16 @@
 //! # What makes a contract
 //!
 //! A deal's contract is a list of contract melds (`Component`: a kind and a size, e.g. a set of 3
-//! and a run of 4). Melds laid down together meet it when each contract meld is filled by one of
-//! them, a different one each. The plain rule is [`check`], in this file:
+//! and a run of 4, and for a set perhaps a rank: a set of 2 aces). Melds laid down together meet
+//! it when each contract meld is filled by one of them, a different one each. The plain rule is
+//! [`check`], in this file:
 //!
 //! - a meld fills a contract meld when one of its interpretations ([`meld::interpret`]) is of the
-//!   contract meld's kind and its size is right ([`size_ok`]: at least the stated size, or exactly
-//!   it under `contract-sizes=exact`);
+//!   contract meld's kind, of its rank where it names one, and its size is right ([`size_ok`]: at
+//!   least the stated size, or exactly it under `contract-sizes=exact`) ([`fills`]);
+//! - a set of a fixed rank may be smaller than `sets.min-size` (`set of 2 aces` where sets are
+//!   three cards): the melds laid are read with sets from [`set_floor`] cards on, and a set below
+//!   `sets.min-size` is a meld only as such a contract meld, never as an extra ([`ordinary`]);
 //! - melds beyond the contract are extras; under `contract-turn-extras=next-turn` they must wait;
 //! - under `same-rank-sets=forbidden` no two sets laid down share a rank, and under
 //!   `same-suit-runs-in-contract=forbidden` no two of the contract's runs share a suit (runs of
@@ -105,11 +109,35 @@ pub fn size_ok(rules: &Rules, c: Component, n: usize) -> bool {
     }
 }
 
+/// The fewest cards a set laid towards `contract` may have: `sets.min-size`, or less where the
+/// contract names a set of a fixed rank smaller than that (`set of 2 aces`). A set below
+/// `sets.min-size` is then a meld only as such a contract meld ([`fills`], [`ordinary`]).
+pub fn set_floor(rules: &Rules, contract: &[Component]) -> u8 {
+    contract
+        .iter()
+        .filter(|c| c.rank.is_some())
+        .fold(rules.set_min, |m, c| m.min(c.size))
+}
+
+/// Whether a meld of `n` cards read as `x` fills contract meld `c`: its kind, its rank where `c`
+/// names one, and a size [`size_ok`] takes. (A set of no fixed rank is at least `sets.min-size`:
+/// `rules check` refuses a smaller one, so the size decides.)
+pub fn fills(rules: &Rules, c: Component, n: usize, x: &Interpretation) -> bool {
+    x.kind == c.kind && size_ok(rules, c, n) && c.rank.is_none_or(|r| x.rank == Some(r))
+}
+
+/// Whether a meld of `n` cards read as `x` is a meld outside the contract too: a run, or a set of
+/// at least `sets.min-size` (a smaller set is one only as a contract meld of a fixed rank).
+pub fn ordinary(rules: &Rules, n: usize, x: &Interpretation) -> bool {
+    x.kind == MeldKind::Run || n >= usize::from(rules.set_min)
+}
+
 /// Checks whether `melds` (with their queries' declarations) meet `contract` in one laydown.
 pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> ContractCheck {
     let mut interps: Vec<Vec<Interpretation>> = Vec::new();
+    let floor = set_floor(rules, contract);
     for (i, q) in melds.iter().enumerate() {
-        let v = meld::interpret(rules, q);
+        let v = meld::interpret_at(rules, q, floor);
         if !v.is_valid() {
             return ContractCheck {
                 satisfied: false,
@@ -131,7 +159,8 @@ pub fn check(rules: &Rules, contract: &[Component], melds: &[Query]) -> Contract
 }
 
 /// [`check`] for melds already interpreted: `interps[i]` is every interpretation of the meld of
-/// cards `melds[i]` (as [`meld::interpret`] gives them), and none is empty.
+/// cards `melds[i]` (as [`meld::interpret_at`] gives them, sets from [`set_floor`] cards on), and
+/// none is empty.
 pub fn check_interpreted(
     rules: &Rules,
     contract: &[Component],
@@ -249,7 +278,7 @@ fn search_assignment<'a>(
         if filled[j] || !size_ok(rules, c, n) {
             continue;
         }
-        for interp in interps[i].iter().filter(|x| x.kind == c.kind) {
+        for interp in interps[i].iter().filter(|x| fills(rules, c, n, x)) {
             filled[j] = true;
             assign[i] = Some(c);
             chosen[i] = Some(interp);
@@ -272,9 +301,11 @@ fn search_assignment<'a>(
             }
         }
     }
-    // An extra meld, beyond the contract.
-    if melds.len() - i > filled.iter().filter(|&&f| !f).count() {
-        chosen[i] = interps[i].first();
+    // An extra meld, beyond the contract: a meld of its own (no set below `sets.min-size`).
+    if melds.len() - i > filled.iter().filter(|&&f| !f).count()
+        && let Some(x) = interps[i].iter().find(|x| ordinary(rules, n, x))
+    {
+        chosen[i] = Some(x);
         search_assignment(
             rules,
             contract,
@@ -377,7 +408,7 @@ fn why_not(
         let n = cards.len();
         let fits = contract
             .iter()
-            .any(|&c| size_ok(rules, c, n) && interps[i].iter().any(|x| x.kind == c.kind));
+            .any(|&c| interps[i].iter().any(|x| fills(rules, c, n, x)));
         if !fits {
             let kinds: Vec<&str> = interps[i].iter().map(|x| x.kind.name()).collect();
             let what = if kinds.contains(&"set") { "set" } else { "run" };
@@ -392,6 +423,21 @@ fn why_not(
                 crate::base::card::pretty_cards(cards)
             );
         }
+    }
+    let small = melds
+        .iter()
+        .zip(interps)
+        .filter(|(cards, v)| !v.iter().any(|x| ordinary(rules, cards.len(), x)))
+        .count();
+    let fixed_small = contract
+        .iter()
+        .filter(|c| c.rank.is_some() && c.size < rules.set_min)
+        .count();
+    if small > fixed_small {
+        return format!(
+            "{small} of the melds are sets below {} cards, which are melds only as a contract set of one rank ({fixed_small} in {want})",
+            rules.set_min
+        );
     }
     if rules.readings.same_rank_sets == reading::SameRankSets::Forbidden {
         return format!(

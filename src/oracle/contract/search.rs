@@ -14,7 +14,7 @@ use super::relaxed::may_meet;
 use super::templates::{
     RIGID, Template, run_templates, set_natural, set_templates, template_allowed,
 };
-use crate::base::card::{Card, Counts, Suit};
+use crate::base::card::{Card, Counts, Rank, Suit};
 use crate::rules::Rules;
 use crate::rules::disputes::reading;
 use crate::rules::spec::{Component, MeldKind};
@@ -31,9 +31,11 @@ pub struct Laydown {
 /// A contract of one meld (the built-in players ask for a run or a set after their contract at
 /// every turn) is mostly answered by `one_meld` without the search; the answer is the same.
 pub fn laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> Option<Laydown> {
-    // `one_meld` knows nothing of limits on wild cards: under them the search answers.
+    // `one_meld` knows nothing of limits on wild cards, nor of sets of a fixed rank: there the
+    // search answers.
     if let [comp] = contract
         && !rules.wild_limits.active()
+        && comp.rank.is_none()
         && let Some(found) = one_meld(rules, *comp, hand)
     {
         return found.map(|cards| Laydown {
@@ -52,9 +54,11 @@ pub fn search_laydown(rules: &Rules, contract: &[Component], hand: &Counts) -> O
         return None;
     }
     let mut order: Vec<usize> = (0..contract.len()).collect();
+    // Runs first, then sets of a fixed rank (one template each), larger first.
     order.sort_by_key(|&i| {
         (
             contract[i].kind == MeldKind::Set,
+            contract[i].rank.is_none(),
             std::cmp::Reverse(contract[i].size),
         )
     });
@@ -223,9 +227,14 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         // chosen sizes may differ).
         for size in sizes(s.rules, comp) {
             let comp = Component { size, ..comp };
-            let list: &[(Template, usize)] = match comp.kind {
-                MeldKind::Set => s.sets,
-                MeldKind::Run => s.runs.get(usize::from(size)).map_or(&[], Vec::as_slice),
+            let one;
+            let list: &[(Template, usize)] = match (comp.kind, comp.rank) {
+                (MeldKind::Set, Some(rank)) => {
+                    one = fixed_rank(s, rank);
+                    one.as_slice()
+                }
+                (MeldKind::Set, None) => s.sets,
+                (MeldKind::Run, _) => s.runs.get(usize::from(size)).map_or(&[], Vec::as_slice),
             };
             try_templates(s, k, bound, st, comp, list, 0);
             if st.out.is_some() {
@@ -234,9 +243,14 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         }
         return;
     }
-    let list: &[(Template, usize)] = match comp.kind {
-        MeldKind::Set => s.sets,
-        MeldKind::Run => &s.runs[usize::from(comp.size)],
+    let one;
+    let list: &[(Template, usize)] = match (comp.kind, comp.rank) {
+        (MeldKind::Set, Some(rank)) => {
+            one = fixed_rank(s, rank);
+            one.as_slice()
+        }
+        (MeldKind::Set, None) => s.sets,
+        (MeldKind::Run, _) => &s.runs[usize::from(comp.size)],
     };
     // Equal components take templates in non-decreasing list order, so each choice is tried once.
     let min_idx = match st.chosen.last() {
@@ -244,6 +258,19 @@ fn choose(s: &Search, k: usize, bound: usize, st: &mut State) {
         _ => 0,
     };
     try_templates(s, k, bound, st, comp, list, min_idx);
+}
+
+/// The template list of a set of a fixed rank: that rank alone, with the cards of it the hand
+/// holds (none where the rank takes no set: twos where a 2 is never natural in a set).
+fn fixed_rank(s: &Search, rank: Rank) -> Option<(Template, usize)> {
+    if rank == Rank::Two && !s.rules.natural_two_in_sets() {
+        return None;
+    }
+    let avail = Suit::ALL
+        .iter()
+        .map(|&suit| usize::from(s.hand.count(Card::new(rank, suit))))
+        .sum();
+    Some((Template::Set { rank }, avail))
 }
 
 /// [`choose`]'s step: each template of `list` from `min_idx` on for contract meld `comp` (the

@@ -236,7 +236,10 @@ pub(super) fn template_allowed(
                     return false;
                 }
             }
-            if usize::from(comp.size) < usize::from(rules.set_min) {
+            // Below `sets.min-size` only a set of a fixed rank (its own), which may be smaller.
+            if usize::from(comp.size) < usize::from(rules.set_min) && comp.rank.is_none()
+                || comp.rank.is_some_and(|r| r != *rank)
+            {
                 return false;
             }
             if rules.readings.same_rank_sets == reading::SameRankSets::Forbidden

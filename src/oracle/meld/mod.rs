@@ -298,19 +298,34 @@ pub fn for_each(
     kind: Option<MeldKind>,
     f: &mut dyn FnMut(Interpretation) -> bool,
 ) -> bool {
+    for_each_at(rules, cards, kind, rules.set_min, f)
+}
+
+/// [`for_each`] with sets from `set_min` cards on instead of `sets.min-size`: where a contract
+/// names a set of one rank smaller than that (`set of 2 aces`), the sets it may be laid as
+/// ([`crate::oracle::contract::set_floor`]). Whether such a small set is a meld at all is the
+/// contract's question, not the oracle's.
+pub fn for_each_at(
+    rules: &Rules,
+    cards: &[Card],
+    kind: Option<MeldKind>,
+    set_min: u8,
+    f: &mut dyn FnMut(Interpretation) -> bool,
+) -> bool {
     if rules.wild_limits.active() {
-        return for_each_unlimited(rules, cards, kind, &mut |i| {
+        return for_each_unlimited(rules, cards, kind, set_min, &mut |i| {
             !within_limits(rules, &i) || f(i)
         });
     }
-    for_each_unlimited(rules, cards, kind, f)
+    for_each_unlimited(rules, cards, kind, set_min, f)
 }
 
-/// [`for_each`] without the limits on wild cards.
+/// [`for_each_at`] without the limits on wild cards.
 fn for_each_unlimited(
     rules: &Rules,
     cards: &[Card],
     kind: Option<MeldKind>,
+    set_min: u8,
     f: &mut dyn FnMut(Interpretation) -> bool,
 ) -> bool {
     if cards.len() > MAX_MELD_CARDS {
@@ -318,7 +333,7 @@ fn for_each_unlimited(
     }
     let (mut naturals, mut wilds) = (NO_KINDS, NO_KINDS);
     let p = parts(rules, cards, &mut naturals, &mut wilds);
-    if kind != Some(MeldKind::Run) && !sets::sets(rules, &p, f) {
+    if kind != Some(MeldKind::Run) && !sets::sets(rules, &p, set_min, f) {
         return false;
     }
     if kind != Some(MeldKind::Set) && !runs::runs(rules, &p, f) {
@@ -332,13 +347,23 @@ pub fn is_valid(rules: &Rules, cards: &[Card], kind: Option<MeldKind>) -> bool {
     !for_each(rules, cards, kind, &mut |_| false)
 }
 
+/// [`is_valid`] with sets from `set_min` cards on ([`for_each_at`]).
+pub fn is_valid_at(rules: &Rules, cards: &[Card], kind: Option<MeldKind>, set_min: u8) -> bool {
+    !for_each_at(rules, cards, kind, set_min, &mut |_| false)
+}
+
 /// Every interpretation matching the query's kind and declarations, deduplicated, in canonical
 /// order, with a reason when there is none.
 pub fn interpret(rules: &Rules, q: &Query) -> Verdict {
+    interpret_at(rules, q, rules.set_min)
+}
+
+/// [`interpret`] with sets from `set_min` cards on ([`for_each_at`]).
+pub fn interpret_at(rules: &Rules, q: &Query, set_min: u8) -> Verdict {
     let mut all = Vec::new();
     let mut truncated = false;
     let mut unfiltered = 0usize;
-    for_each(rules, &q.cards, q.kind, &mut |i| {
+    for_each_at(rules, &q.cards, q.kind, set_min, &mut |i| {
         unfiltered += 1;
         if declarations_hold(&i, &q.declared) {
             if all.len() >= MAX_INTERPRETATIONS {

@@ -12,10 +12,11 @@ use crate::rules::spec::MeldKind;
 pub(super) fn sets(
     rules: &Rules,
     p: &Parts<'_>,
+    set_min: u8,
     f: &mut dyn FnMut(Interpretation) -> bool,
 ) -> bool {
     let n = p.n;
-    if n < usize::from(rules.set_min) {
+    if n < usize::from(set_min) {
         return true;
     }
     if rules.readings.set_max_size == reading::SetMaxSize::V4 && n > 4 {

@@ -334,3 +334,76 @@ fn contract_in_one_turn__piecemeal_takes_the_last_piece_and_an_extra_meld_in_one
         Reason::NextTurnOnly,
     );
 }
+
+/// Deal 1's contract made a pair of aces and a set of three (`set of 2 aces`, smaller than sets
+/// go).
+fn pair_of_aces(g: &mut Game) {
+    let parse = |s| push_rummy::rules::spec::parse_component(s).unwrap();
+    Arc::make_mut(&mut g.rules).rounds[0].contract =
+        vec![parse("set of 2 aces"), parse("set of 3")];
+}
+
+/// Piece by piece, a pair of another rank fills no part and is no meld, the pair of aces fills its
+/// part, and once the contract is met a pair is still no meld.
+#[test]
+fn a_pair_of_aces_fills_its_part_piecemeal_and_a_pair_of_kings_nothing() {
+    let piecemeal = [(DisputeId::ContractInOneTurn, "piecemeal")];
+    let mut g = contract_game(&piecemeal, "AS AH KS KH 7S 7H 7D 9C");
+    pair_of_aces(&mut g);
+    rejected(&mut g, 1, meld("KS KH"), Reason::InvalidMeld);
+    let ev = ok(&mut g, 1, meld("AS AH"));
+    assert!(matches!(ev[0], Event::Melded { contract: true, .. }));
+    rejected(&mut g, 1, meld("KS KH"), Reason::InvalidMeld);
+    ok(&mut g, 1, meld("7S 7H 7D"));
+    assert!(g.deal.progress[1].done);
+    rejected(&mut g, 1, meld("KS KH"), Reason::InvalidMeld);
+    let pair = &g.deal.table[0];
+    assert!(
+        pair.interps
+            .iter()
+            .all(|i| i.rank == Some(push_rummy::base::card::Rank::Ace))
+    );
+}
+
+/// The meld candidate of a contract with a pair of aces (a wild filling it) applies as in a copy
+/// that remembers nothing, and lays the pair as a set of aces.
+#[test]
+fn a_pair_of_aces_candidate_applies_as_in_a_copy() {
+    for represents in ["rank-only", "exact-card"] {
+        let readings = [(DisputeId::WildInSetRepresents, represents)];
+        let mut g = contract_game(&readings, "AS JK 7S 7H 7D KS KH 5C");
+        pair_of_aces(&mut g);
+        let rules = Arc::clone(&g.rules);
+        let a = g
+            .meld_candidate(0, &mut |c, h| {
+                push_rummy::oracle::contract::laydown(&rules, c, h).map(std::rc::Rc::new)
+            })
+            .expect("a pair of aces and a set");
+        let mut copy = g.clone();
+        let ev = ok(&mut g, 1, a.clone());
+        assert_eq!(ok(&mut copy, 1, a), ev, "{represents}");
+        assert_eq!(g.deal, copy.deal, "{represents}");
+        let aces = g
+            .deal
+            .table
+            .iter()
+            .find(|m| m.cards.len() == 2)
+            .expect("the pair");
+        assert!(
+            aces.interps
+                .iter()
+                .all(|i| i.rank == Some(push_rummy::base::card::Rank::Ace))
+        );
+        // Listed among the legal melds too.
+        let mut h = copy.clone();
+        h.deal = contract_game(&readings, "AS JK 7S 7H 7D KS KH 5C").deal;
+        pair_of_aces(&mut h);
+        let listed = h.legal_melds().actions;
+        assert!(
+            listed
+                .iter()
+                .any(|x| matches!(x, Action::Meld(v) if v.iter().any(|s| s.cards.len() == 2))),
+            "{represents}"
+        );
+    }
+}

@@ -44,15 +44,9 @@ fn assert_met(rules: &Rules, contract: &[Component], h: &Counts, what: &str) {
 }
 
 fn set(size: u8) -> Component {
-    Component {
-        kind: MeldKind::Set,
-        size,
-    }
+    Component::of(MeldKind::Set, size)
 }
 
 fn run(size: u8) -> Component {
-    Component {
-        kind: MeldKind::Run,
-        size,
-    }
+    Component::of(MeldKind::Run, size)
 }

@@ -495,3 +495,58 @@ fn the_longest_run_five_runs_and_a_shared_ace_are_judged() {
     assert!(laydown(&rules, &two, &h).is_none());
     assert!(quick_check(&rules, &two, &hand("AS 2S 3S 4S JS QS KS AS")));
 }
+
+/// A set of a fixed rank (`set of 3 kings`, or a pair smaller than sets go, `set of 2 aces`):
+/// the quick check reads it as a set of any rank of its size, so it may let through a hand the
+/// search turns away, never the reverse; and the search lays each such set down in its rank.
+#[test]
+fn the_quick_check_lets_every_fixed_rank_laydown_through() {
+    let fixed = |size: u8, rank: Rank| Component {
+        rank: Some(rank),
+        ..set(size)
+    };
+    let mut met = 0;
+    for name in crate::rules::GAMES {
+        let rules = load(name, &[]).unwrap().rules;
+        let contracts = [
+            vec![fixed(2, Rank::Ace), set(rules.set_min)],
+            vec![fixed(2, Rank::King), run(4)],
+            vec![fixed(3, Rank::Seven), fixed(2, Rank::Eight)],
+            vec![fixed(2, Rank::Queen)],
+        ];
+        let pack = crate::engine::game::pack(&rules, rules.players.0);
+        let mut rng = crate::base::rng::Rng::new(11);
+        for contract in &contracts {
+            for _ in 0..1500 {
+                let mut cards = pack.clone();
+                rng.shuffle(&mut cards);
+                let size = 5 + rng.below(10) as usize;
+                let h = Counts::from_cards(&cards[..size]);
+                let Some(l) = search_laydown(&rules, contract, &h) else {
+                    continue;
+                };
+                met += 1;
+                assert!(
+                    quick_check(&rules, contract, &h),
+                    "{name} {contract:?}: {h:?}"
+                );
+                assert_eq!(laydown(&rules, contract, &h), Some(l.clone()));
+                for (c, meld) in &l.melds {
+                    let q = Query {
+                        cards: meld.clone(),
+                        kind: Some(c.kind),
+                        declared: vec![],
+                    };
+                    let v = crate::oracle::meld::interpret_at(&rules, &q, c.size);
+                    assert!(
+                        v.interpretations
+                            .iter()
+                            .any(|x| fills(&rules, *c, meld.len(), x)),
+                        "{name} {c}: {meld:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(met > 200, "{met}");
+}
