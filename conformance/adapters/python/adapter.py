@@ -12,7 +12,6 @@ and checks that each one writes back to exactly what came in.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
@@ -21,15 +20,24 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from push_kit import protocol  # noqa: E402
 
 
+USAGE = "usage: adapter.py [--relay [--push-rummy PATH]]"
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--relay", action="store_true", help="relay to the reference (the kit's self-test)")
-    ap.add_argument("--push-rummy", help="the push-rummy binary for --relay")
-    args = ap.parse_args()
-    if args.relay:
+    args = sys.argv[1:]
+    relay = "--relay" in args
+    binary = os.environ.get("PUSH_RUMMY") or "push-rummy"
+    if "--push-rummy" in args:
+        at = args.index("--push-rummy")
+        if at + 1 >= len(args):
+            sys.exit(USAGE)
+        binary = args.pop(at + 1)
+        args.remove("--push-rummy")
+    if any(a != "--relay" for a in args):
+        sys.exit(f"{USAGE}\n{__doc__}")
+    if relay:
         from push_kit.relay import RelayEngine
 
-        binary = args.push_rummy or os.environ.get("PUSH_RUMMY") or "push-rummy"
         try:
             engine = RelayEngine(binary)
         except OSError as e:

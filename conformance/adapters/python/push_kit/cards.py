@@ -68,10 +68,15 @@ class Card:
             return 52
         return SUITS.index(self.suit) * 13 + self.rank - 1
 
-    def __str__(self) -> str:
+    @functools.cached_property
+    def text(self) -> str:
+        """The canonical text: ``10H``, ``JK``."""
         if self.rank is None or self.suit is None:
             return "JK"
         return rank_name(self.rank) + self.suit
+
+    def __str__(self) -> str:
+        return self.text
 
     def pretty(self) -> str:
         """For people: ``10♥``, ``JK``."""
@@ -111,7 +116,7 @@ def parse_card(text: str) -> Card:
 
 def card_text(card: Card) -> str:
     """The canonical text of a card: ``10H``, ``JK``."""
-    return str(card)
+    return card.text
 
 
 def parse_cards(text: str) -> list[Card]:

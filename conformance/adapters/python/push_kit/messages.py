@@ -8,8 +8,6 @@ keys (``from_`` is ``from``). A field marked ``omit()`` is left out of the JSON 
 have none); a plain ``X | None`` field is written as ``null``.
 """
 
-from __future__ import annotations
-
 import dataclasses
 import functools
 import types
@@ -467,7 +465,7 @@ class _Bad(Exception):
         self.what = what
         self.path = path
 
-    def within(self, part: str) -> _Bad:
+    def within(self, part: str) -> "_Bad":
         return _Bad(self.what, (part, *self.path))
 
     def error(self) -> ProtocolError:
@@ -587,18 +585,23 @@ def _object_decoder(cls: Any) -> Callable[[Any], Any]:
         optional = bool(f.metadata.get("omit")) or type(None) in typing.get_args(hints[f.name])
         fields.append((f.name, f.metadata.get("json", f.name), optional, hints[f.name]))
 
+    # The fields' decoders, looked up at the first use (a type may contain itself).
+    resolved: list[tuple[str, str, bool, Callable[[Any], Any]]] = []
+
     def obj(v: Any) -> Any:
         if not isinstance(v, dict):
             raise _Bad("expected an object")
+        if not resolved and fields:
+            resolved.extend((n, k, o, _decoder(t)) for n, k, o, t in fields)
         args = {}
-        for name, key_, optional, tp in fields:
+        for name, key_, optional, dec in resolved:
             if key_ not in v:
                 if optional:
                     args[name] = None
                     continue
                 raise _Bad("missing", (key_,))
             try:
-                args[name] = _decoder(tp)(v[key_])
+                args[name] = dec(v[key_])
             except _Bad as e:
                 raise e.within(key_) from None
         return cls(**args)
@@ -635,13 +638,18 @@ def _encoder(tp: Any) -> Callable[[Any], Any]:
             if not f.metadata.get("skip")
         ]
 
+        # The fields' encoders, looked up at the first use (a type may contain itself).
+        resolved: list[tuple[str, str, bool, Callable[[Any], Any]]] = []
+
         def obj(v: Any) -> Any:
+            if not resolved and fields:
+                resolved.extend((n, k, o, _encoder(t)) for n, k, o, t in fields)
             out = {}
-            for name, key_, omitted, ftp in fields:
+            for name, key_, omitted, enc in resolved:
                 x = getattr(v, name)
                 if x is None and omitted:
                     continue
-                out[key_] = _encoder(ftp)(x)
+                out[key_] = enc(x)
             return out
 
         return obj

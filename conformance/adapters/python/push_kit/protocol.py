@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import sys
-import traceback
 from typing import IO, Any
 
 from .engine import Engine, Unsupported
@@ -139,6 +138,8 @@ def run(
             except Unsupported as e:
                 reply = UnsupportedReply(e.reason)
             except Exception as e:  # a bug in the engine: say so, on stderr in full
+                import traceback
+
                 traceback.print_exc(file=sys.stderr)
                 reply = ErrorReply(f"the engine failed: {type(e).__name__}: {e}"[:2000])
         text = _text(reply)
