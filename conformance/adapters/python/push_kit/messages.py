@@ -10,10 +10,11 @@ have none); a plain ``X | None`` field is written as ``null``.
 
 import dataclasses
 import functools
+import re
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Union
+from typing import Any, Callable, Literal, TypeVar, Union, cast
 
 from .cards import Card, NotationError, card_text, parse_card
 from .notation import (
@@ -593,7 +594,7 @@ def _object_decoder(cls: Any) -> Callable[[Any], Any]:
             raise _Bad("expected an object")
         if not resolved and fields:
             resolved.extend((n, k, o, _decoder(t)) for n, k, o, t in fields)
-        args = {}
+        args: dict[str, Any] = {}
         for name, key_, optional, dec in resolved:
             if key_ not in v:
                 if optional:
@@ -616,7 +617,7 @@ def _encoder(tp: Any) -> Callable[[Any], Any]:
         return lambda v: None if v is None else action_text(v)
     if _is_union_of(tp, Event):
         names = {c: k for k, c in EVENT_TYPES.items()}
-        return lambda v: {"event": names[type(v)], **_encoder(type(v))(v)}
+        return lambda v: {"event": names[type(v)], **_encoder(cast(Any, type(v)))(v)}
     if tp in _TEXT:
         write = _TEXT[tp][1]
         return lambda v: None if v is None else write(v)
@@ -656,15 +657,18 @@ def _encoder(tp: Any) -> Callable[[Any], Any]:
     return lambda v: v
 
 
-def _decode_object(cls: Any, v: Any) -> Any:
+T = TypeVar("T")
+
+
+def _decode_object(cls: type[T], v: Any) -> T:
     try:
-        return _decoder(cls)(v)
+        return cast(T, _decoder(cast(Any, cls))(v))
     except _Bad as e:
         raise e.error() from None
 
 
 def _encode_object(v: Any) -> dict[str, Any]:
-    return _encoder(type(v))(v)
+    return cast(dict[str, Any], _encoder(cast(Any, type(v)))(v))
 
 
 # ------------------------------------------------------------------ messages as JSON objects
@@ -684,12 +688,12 @@ def decode_message(obj: Any) -> Message:
         )
     if cls is Start:
         return _decode_start(obj)
-    return _decode_object(cls, obj)
+    return cast(Message, _decode_object(cls, obj))
 
 
-def _decode_start(obj: dict) -> Start:
+def _decode_start(obj: dict[str, Any]) -> Start:
     generator = obj.get("generator")
-    if isinstance(generator, str) and generator.isdigit() and int(generator) < 1 << 64:
+    if isinstance(generator, str) and re.fullmatch("[0-9]+", generator) and int(generator) < 1 << 64:
         generator = int(generator)
     elif generator is None:
         generator = 0
@@ -724,7 +728,7 @@ def decode_reply(obj: Any) -> Reply:
     cls = REPLY_TYPES.get(obj["type"])
     if cls is None:
         raise ProtocolError(f"`type`: unknown reply type `{obj['type']}`")
-    return _decode_object(cls, obj)
+    return cast(Reply, _decode_object(cls, obj))
 
 
 def encode_reply(reply: Reply) -> dict[str, Any]:

@@ -148,7 +148,7 @@ class Rescue:
 
 Action = Union[TakeDiscard, Push, DrawStock, EndTurn, Buy, Pass, Discard, Meld, LayOff, Rescue]
 
-_PLAIN: dict[str, type] = {
+_PLAIN: dict[str, type[TakeDiscard | Push | DrawStock | EndTurn | Buy | Pass]] = {
     "take-discard": TakeDiscard,
     "push": Push,
     "draw-stock": DrawStock,
@@ -227,7 +227,7 @@ class _Reader:
             if t == "[":
                 raise NotationError("a `[` inside brackets: close the list of cards with `]` first")
             if "=" in t:
-                c, target = t.split("=", 1)
+                c, target_text_ = t.split("=", 1)
                 try:
                     card = parse_card(c)
                 except NotationError as e:
@@ -237,7 +237,7 @@ class _Reader:
                         f"`{t}`: only a wild card (a joker or a 2) can be declared to stand for another card"
                     )
                 try:
-                    items.append((card, parse_target(target)))
+                    items.append((card, parse_target(target_text_)))
                 except NotationError as e:
                     raise NotationError(f"in the declaration `{t}`: {e}") from None
             else:
@@ -245,11 +245,11 @@ class _Reader:
         # A declaration adds its card only when the card is not listed plainly often enough.
         cards: list[Card] = []
         declared: list[Declaration] = []
-        for i, (card, target) in enumerate(items):
-            if target is None:
+        for i, (card, meant) in enumerate(items):
+            if meant is None:
                 cards.append(card)
                 continue
-            declared.append(Declaration(card, target))
+            declared.append(Declaration(card, meant))
             plain = sum(1 for c, tg in items if c == card and tg is None)
             so_far = sum(1 for c, tg in items[: i + 1] if c == card and tg is not None)
             if so_far > plain:
@@ -307,11 +307,12 @@ class _Reader:
                     f"expected `for` after the natural card, found `{f}` (write `rescue 1 8S for JK`)"
                 )
             wild = self.card("the wild card")
-            then = None
+            then: Meld | LayOff | None = None
             if self.keyword() == "then":
                 self.at += 1
-                then = self.action(True)
-                assert isinstance(then, (Meld, LayOff))
+                nested_action = self.action(True)
+                assert isinstance(nested_action, (Meld, LayOff))
+                then = nested_action
             return Rescue(meld, natural, wild, then)
         raise NotationError(
             f"unknown action `{word}`: the actions are take-discard, push, draw-stock, meld, "

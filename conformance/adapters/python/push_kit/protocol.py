@@ -93,7 +93,7 @@ def handle(engine: Engine, obj: Any, session: dict[str, bool], strict: bool = Fa
     if isinstance(msg, Apply):
         result = engine.apply(msg.seat, msg.action)
         if not isinstance(result, (Ok, Rejected)):
-            raise TypeErrorReply(f"Engine.apply returned {result!r}, not Ok or Rejected")
+            raise TypeError(f"Engine.apply returned {result!r}, not Ok or Rejected")
         return result
     if isinstance(msg, StateRequest):
         return StateReply(engine.state())
@@ -101,7 +101,7 @@ def handle(engine: Engine, obj: Any, session: dict[str, bool], strict: bool = Fa
         return ObservationReply(engine.observe(msg.seat))
     if isinstance(msg, Legal):
         return LegalReply(engine.legal())
-    raise ProtocolErrorReply(f"unexpected message {msg!r}")
+    raise ProtocolError(f"unexpected message {msg!r}")
 
 
 def _text(reply: Reply) -> bytes:

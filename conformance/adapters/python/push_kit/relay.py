@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import subprocess
-from typing import Any
+from typing import Any, TypeVar
 
 from .engine import Engine, Unsupported
 from .messages import (
@@ -41,6 +41,9 @@ from .messages import (
     encode_reply,
 )
 from .notation import Action
+
+
+R = TypeVar("R")
 
 
 class RelayEngine(Engine):
@@ -74,7 +77,7 @@ class RelayEngine(Engine):
             raise ProtocolError(f"the reference: {reply.message}")
         return reply
 
-    def expect(self, msg: Message, cls: type) -> Any:
+    def expect(self, msg: Message, cls: type[R]) -> R:
         reply = self.ask(msg)
         if not isinstance(reply, cls):
             raise ProtocolError(f"the reference answered {reply!r}, not {cls.__name__}")

@@ -15,6 +15,7 @@ from push_kit.cards import JOKER, Card, NotationError, canonical, parse_card, pa
 from push_kit.engine import Engine, Unsupported  # noqa: E402
 from push_kit.messages import MAX_LINE, Drew, Ok, Rejected, decode_message, decode_reply, encode_reply  # noqa: E402
 from push_kit.notation import (  # noqa: E402
+    Declaration,
     LayOff,
     Meld,
     action_text,
@@ -58,7 +59,8 @@ class Actions(unittest.TestCase):
         ]:
             self.assertEqual(action_text(parse_action(text)), want, text)
         a = parse_action("lay-off 3 [JK JK=10H] join 1")
-        self.assertEqual(a, LayOff(3, [JOKER], parse_action("lay-off 3 [JK=10H] join 1").declared, 1))
+        self.assertEqual(a, LayOff(3, [JOKER], [Declaration(JOKER, parse_card("10H"))], 1))
+        self.assertEqual(parse_action("lay-off 3 [JK=10H] join 1"), a)
         m = parse_action("meld [7S 7H JK=7]")
         assert isinstance(m, Meld)
         self.assertEqual(len(m.melds[0].cards), 3)
