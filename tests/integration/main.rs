@@ -13,10 +13,12 @@
 //! - The rules files and the register: `citations`, `register`, `schema`, `scenario_files`.
 //! - The command line, run as a process: `cli`, `conform`, `disputes`, `docs_cli`, `hostile`,
 //!   `bench_cli`, `readme`, `conformance_doc`, `queries` (single questions, the test vectors).
+//! - The adapter kits of `conformance/adapters/`, run under `conform`: `adapters`.
 
 mod common;
 
 mod action_notation;
+mod adapters;
 mod bench_cli;
 mod citations;
 mod cli;

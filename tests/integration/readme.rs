@@ -1,5 +1,6 @@
 //! The README's tours are real: every `console` block is run and its output compared; so are
-//! those of conformance/README.md (blocks indented in a list item too).
+//! those of conformance/README.md (blocks indented in a list item too) and of the adapter kits'
+//! READMEs.
 //!
 //! In a block, a line `$ COMMAND` is run with `sh` in a scratch directory (the repository's
 //! `conformance/`, `spec/` and built examples linked in, the built `push-rummy` first on `PATH`),
@@ -165,6 +166,13 @@ fn run_console_blocks(file: &str, min: usize) {
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The adapter kits' READMEs show real runs too (Python 3 and Node 20 must be installed).
+#[test]
+fn the_adapter_kits_print_what_their_readmes_show() {
+    run_console_blocks("conformance/adapters/python/README.md", 3);
+    run_console_blocks("conformance/adapters/typescript/README.md", 3);
 }
 
 #[test]
