@@ -9,7 +9,7 @@ use crate::base::rng::Rng;
 use crate::engine::bots::{self, Bot};
 use crate::engine::game::{Game, MeldSpec, Stage, pack};
 use crate::oracle::meld::{self, Query};
-use crate::rules::spec::MeldKind;
+use crate::rules::spec::{Component, MeldKind};
 use crate::rules::{Loaded, Rules};
 use crate::suite::protocol::start_message;
 use serde_json::Value;
@@ -164,6 +164,11 @@ impl Draw<'_> {
     /// `len` cards of one rank, suits at random (repeats possible).
     fn set_window(&mut self, len: usize) -> Vec<Card> {
         let rank = Rank::ALL[self.rng.below(13) as usize];
+        self.set_of(rank, len)
+    }
+
+    /// `len` cards of `rank`, suits at random, a wild now and then.
+    fn set_of(&mut self, rank: Rank, len: usize) -> Vec<Card> {
         (0..len)
             .map(|_| {
                 let natural = Card::new(rank, Suit::from_index(self.rng.below(4) as usize));
@@ -197,10 +202,12 @@ impl Draw<'_> {
         }
     }
 
-    fn window(&mut self, kind: MeldKind, size: usize) -> Vec<Card> {
-        match kind {
-            MeldKind::Set => self.set_window(size),
-            MeldKind::Run => self.run_window(size),
+    /// Cards for contract meld `c` (a set of its one rank where it names one), `size` of them.
+    fn window(&mut self, c: Component, size: usize) -> Vec<Card> {
+        match (c.kind, c.rank) {
+            (MeldKind::Set, Some(rank)) => self.set_of(rank, size),
+            (MeldKind::Set, None) => self.set_window(size),
+            (MeldKind::Run, _) => self.run_window(size),
         }
     }
 
@@ -215,7 +222,7 @@ impl Draw<'_> {
             .iter()
             .map(|c| {
                 let extra = self.rng.below(4) == 0;
-                let w = self.window(c.kind, usize::from(c.size) + usize::from(extra));
+                let w = self.window(*c, usize::from(c.size) + usize::from(extra));
                 if self.rng.below(4) == 0 {
                     self.near(w)
                 } else {
@@ -230,7 +237,7 @@ impl Draw<'_> {
                 MeldKind::Run
             };
             let size = 3 + self.rng.below(2) as usize;
-            let w = self.window(kind, size);
+            let w = self.window(Component::of(kind, size as u8), size);
             melds.push(w);
         }
         if melds.len() > 1 && self.rng.below(10) == 0 {
@@ -250,7 +257,7 @@ impl Draw<'_> {
         let mut hand = Vec::new();
         if self.rng.below(2) == 0 {
             for c in round.contract.clone() {
-                let w = self.window(c.kind, usize::from(c.size));
+                let w = self.window(c, usize::from(c.size));
                 hand.extend(w);
             }
             hand = self.near(hand);

@@ -69,6 +69,10 @@ def read_line(stream: IO[bytes], limit: int = MAX_LINE) -> bytes | None:
 def handle(engine: Engine, obj: Any, session: dict[str, bool], strict: bool = False) -> Reply:
     """One message (a parsed JSON value) and its reply. ``strict``: the message must write back
     from its types to exactly ``obj`` (the kit's self-test)."""
+    if isinstance(obj, dict) and obj.get("type") in ("rules", "query"):
+        # Single questions (conformance/README.md, Questions) are not in the kit: answer them
+        # here if your engine can, or leave them unsupported.
+        raise Unsupported("single questions are not implemented (only games)")
     msg = decode_message(obj)
     if strict and (again := encode_message(msg)) != obj:
         raise ProtocolError(

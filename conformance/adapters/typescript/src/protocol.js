@@ -75,6 +75,12 @@ export async function* lines(input, limit = MAX_LINE) {
  * @returns {Promise<Reply>}
  */
 export async function handle(engine, value, session, strict = false) {
+  const kind = value && typeof value === 'object' ? /** @type {{type?: unknown}} */ (value).type : undefined;
+  if (kind === 'rules' || kind === 'query') {
+    // Single questions (conformance/README.md, Questions) are not in the kit: answer them here
+    // if your engine can, or leave them unsupported.
+    throw new Unsupported('single questions are not implemented (only games)');
+  }
   const msg = decodeMessage(value);
   if (strict && !jsonEqual(encodeMessage(msg), value)) {
     throw new ProtocolError(
