@@ -52,8 +52,8 @@ pub struct ConformArgs {
     /// With --random: stop at the first divergence instead of playing every game.
     #[arg(long)]
     pub fail_fast: bool,
-    /// Known departures (YAML, conformance/schema/departures.schema.json): a divergence that an
-    /// entry matches is reported as known, not failed.
+    /// Known departures (YAML, conformance/schema/departures.schema.json): a divergence (in the
+    /// suite, --random or --queries) that an entry matches is reported as known, not failed.
     #[arg(long, value_name = "FILE")]
     pub departures: Option<String>,
 }
@@ -203,7 +203,7 @@ fn random_games(
 }
 
 /// `--queries N`: random single questions asked of the implementation and of the reference;
-/// exit 1 when they disagree on one or one errored.
+/// exit 1 when they disagree on one that no known departure explains, or one errored.
 fn queries(
     common: &Common,
     a: &ConformArgs,
@@ -240,8 +240,7 @@ fn queries(
     } else {
         print_query_report(&report, &loaded, imp, a.seed);
     }
-    let failed = report.disagree > 0 || report.errored > 0 || report.stopped.is_some();
-    Ok(u8::from(failed))
+    Ok(u8::from(report.failed()))
 }
 
 /// What the questions found, for people: the counts, then each cause with its examples.
@@ -265,48 +264,18 @@ fn print_query_report(r: &conform::QueryReport, loaded: &Loaded, imp: &ImplSpec,
         out!("unsupported (not compared): {}", u.join(", "));
     }
     for (i, c) in r.causes.iter().enumerate() {
-        let kinds: Vec<String> = c.kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        match (&c.reading, &c.field) {
-            (Some(reading), _) => out!(
-                "cause {}: {reading} — the implementation answers as the reference does under this reading: {} question(s) ({})",
-                i + 1,
-                c.count,
-                kinds.join(", ")
-            ),
-            (None, field) => out!(
-                "cause {}: {} differs, and no reading explains it: {} question(s) ({})",
-                i + 1,
-                field.as_deref().unwrap_or("?"),
-                c.count,
-                kinds.join(", ")
-            ),
-        }
-        for e in &c.examples {
-            let shrunk = e
-                .shrunk_from
-                .map_or(String::new(), |n| format!(" (shrunk from {n} cards)"));
-            let (r, i) = (&e.reference[&e.field], &e.implementation[&e.field]);
-            let said = match (r.as_array(), i.as_array()) {
-                // Two lists: what each has that the other lacks.
-                (Some(r), Some(i)) => {
-                    let only = |a: &Vec<serde_json::Value>, b: &Vec<serde_json::Value>| {
-                        let v: Vec<String> =
-                            a.iter().filter(|x| !b.contains(x)).map(compact).collect();
-                        if v.is_empty() {
-                            "nothing".to_string()
-                        } else {
-                            v.join(", ")
-                        }
-                    };
-                    format!(
-                        "only the reference: {}; only the implementation: {}",
-                        only(r, i),
-                        only(i, r)
-                    )
-                }
-                _ => format!("reference {}, implementation {}", compact(r), compact(i)),
-            };
-            out!("   {}{shrunk}: {}: {said}", e.text, e.field);
+        print_query_cause("cause", i, c);
+    }
+    if !r.known_causes.is_empty() {
+        out!(
+            "{} known cause(s) of disagreement (known departures, not failures):",
+            r.known_causes.len()
+        );
+    }
+    for (i, c) in r.known_causes.iter().enumerate() {
+        print_query_cause("known cause", i, c);
+        if let Some(k) = &c.known {
+            out!("   {k}");
         }
     }
     for e in &r.errors {
@@ -315,14 +284,72 @@ fn print_query_report(r: &conform::QueryReport, loaded: &Loaded, imp: &ImplSpec,
     if let Some(why) = &r.stopped {
         out!("stopped: {why}");
     }
+    print_unmatched(r.unmatched_departures.as_deref());
     print_not_compared(&r.not_compared);
+    let known = r.known_disagree();
     match (r.causes.len(), r.errored) {
+        (0, 0) if r.stopped.is_none() && known > 0 => out!(
+            "{} agree, {} disagree ({known} at a known departure): no unknown disagreement",
+            r.agree,
+            r.disagree
+        ),
         (0, 0) if r.stopped.is_none() => out!("{} agree: no disagreement", r.agree),
+        (n, e) if known > 0 => out!(
+            "{} agree, {} disagree ({n} cause(s), {known} questions at a known departure), {e} errored",
+            r.agree,
+            r.disagree
+        ),
         (n, e) => out!(
             "{} agree, {} disagree ({n} cause(s)), {e} errored",
             r.agree,
             r.disagree
         ),
+    }
+}
+
+/// One cause of disagreement (`label` and its number, `i` + 1) and its examples, for people.
+fn print_query_cause(label: &str, i: usize, c: &conform::QueryCause) {
+    let kinds: Vec<String> = c.kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    match (&c.reading, &c.field) {
+        (Some(reading), _) => out!(
+            "{label} {}: {reading} — the implementation answers as the reference does under this reading: {} question(s) ({})",
+            i + 1,
+            c.count,
+            kinds.join(", ")
+        ),
+        (None, field) => out!(
+            "{label} {}: {} differs, and no reading explains it: {} question(s) ({})",
+            i + 1,
+            field.as_deref().unwrap_or("?"),
+            c.count,
+            kinds.join(", ")
+        ),
+    }
+    for e in &c.examples {
+        let shrunk = e
+            .shrunk_from
+            .map_or(String::new(), |n| format!(" (shrunk from {n} cards)"));
+        let (r, i) = (&e.reference[&e.field], &e.implementation[&e.field]);
+        let said = match (r.as_array(), i.as_array()) {
+            // Two lists: what each has that the other lacks.
+            (Some(r), Some(i)) => {
+                let only = |a: &Vec<serde_json::Value>, b: &Vec<serde_json::Value>| {
+                    let v: Vec<String> = a.iter().filter(|x| !b.contains(x)).map(compact).collect();
+                    if v.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        v.join(", ")
+                    }
+                };
+                format!(
+                    "only the reference: {}; only the implementation: {}",
+                    only(r, i),
+                    only(i, r)
+                )
+            }
+            _ => format!("reference {}, implementation {}", compact(r), compact(i)),
+        };
+        out!("   {}{shrunk}: {}: {said}", e.text, e.field);
     }
 }
 

@@ -677,7 +677,7 @@ pub fn register() -> Value {
 
 /// The schema of a known-departures file (`conform --departures FILE`): from the keys the reader
 /// takes ([`departures::KEYS`]), the rule table, the disputes register, [`Reason::ALL`] and the
-/// compared fields ([`departures::FIELDS`]).
+/// compared fields ([`departures::field_starts`]).
 pub fn departures() -> Value {
     use crate::suite::conform::departures;
     let mut sections: Vec<String> = Vec::new();
@@ -702,7 +702,7 @@ pub fn departures() -> Value {
         }
     }
     let codes: Vec<&str> = Reason::ALL.iter().map(|r| r.code()).collect();
-    let fields = departures::FIELDS.join("|");
+    let fields = departures::field_starts().collect::<Vec<_>>().join("|");
     let mut props = Map::new();
     props.insert(
         "rule".into(),
@@ -718,7 +718,7 @@ pub fn departures() -> Value {
     );
     props.insert(
         "field".into(),
-        json!({ "description": "The compared field that differs, or one above it (`events`, `state.hands`, `result`, …).", "type": "string", "pattern": format!("^({fields})([.\\[].*)?$") }),
+        json!({ "description": "The compared field that differs, or one above it (`events`, `state.hands`, `result`, …); under `--queries`, the kind of question and the answer's field (`meld.valid`, `score`).", "type": "string", "pattern": format!("^({fields})([.\\[].*)?$") }),
     );
     props.insert(
         "note".into(),

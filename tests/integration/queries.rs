@@ -76,10 +76,16 @@ fn query_answers_a_bad_line_with_an_error_and_goes_on() {
 
 /// `conform --queries N --impl COMMAND --json`: exit code and report.
 fn queries(global: &[&str], imp: &str, n: &str) -> (i32, Value) {
+    queries_with(global, imp, n, &[])
+}
+
+/// `conform --queries N --impl COMMAND --json` with more options of `conform`.
+fn queries_with(global: &[&str], imp: &str, n: &str, more: &[&str]) -> (i32, Value) {
     let out = Command::new(BIN)
         .current_dir(root())
         .args(global)
         .args(["conform", "--impl", imp, "--queries", n, "--json"])
+        .args(more)
         .output()
         .unwrap();
     let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -141,6 +147,112 @@ fn a_wrong_card_value_is_a_score_cause_under_its_reading() {
         c["examples"][0]["question"]["cards"],
         serde_json::json!(["2C"])
     );
+}
+
+/// A departures file in the temporary directory, named for the test.
+fn departures_file(name: &str, text: &str) -> std::path::PathBuf {
+    let f = std::env::temp_dir().join(format!(
+        "push-rummy-queries-{}-{name}.yaml",
+        std::process::id()
+    ));
+    std::fs::write(&f, text).unwrap();
+    f
+}
+
+#[test]
+fn a_known_departure_makes_its_cause_known_and_the_run_pass() {
+    let imp = format!("{BIN} serve --reading two-penalty-value=15");
+    // By the dispute alone, any reading of it.
+    let by_reading = departures_file(
+        "reading",
+        "departures:\n  - reading: two-penalty-value\n    note: our twos cost 15\n  - field: meld.valid\n    note: not reached\n",
+    );
+    let (code, r) = queries_with(
+        &[],
+        &imp,
+        "600",
+        &["--departures", by_reading.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["causes"], serde_json::json!([]), "{r:#}");
+    let known = &r["known_causes"][0];
+    assert_eq!(known["reading"], "two-penalty-value=15", "{r:#}");
+    assert_eq!(known["count"], r["disagree"]);
+    assert_eq!(known["known"]["line"], 2);
+    assert_eq!(
+        known["examples"][0]["shrunk_from"],
+        Value::Null,
+        "a known cause is not shrunk"
+    );
+    let unmatched = r["unmatched_departures"].as_array().unwrap();
+    assert_eq!(unmatched.len(), 1, "{r:#}");
+    assert!(
+        unmatched[0]
+            .as_str()
+            .unwrap()
+            .ends_with(":4 (field: meld.valid)"),
+        "{r:#}"
+    );
+    // By the kind of question and the field that differs.
+    let by_field = departures_file(
+        "field",
+        "departures:\n  - field: score.points\n    note: our twos cost 15\n",
+    );
+    let (code, r) = queries_with(
+        &[],
+        &imp,
+        "600",
+        &["--departures", by_field.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(
+        r["known_causes"][0]["known"]["names"],
+        "field: score.points"
+    );
+    // An entry about another dispute leaves the cause unknown, and is itself stale.
+    let other = departures_file(
+        "other",
+        "departures:\n  - reading: set-duplicate-suits=allowed\n    note: not this one\n",
+    );
+    let (code, r) = queries_with(&[], &imp, "600", &["--departures", other.to_str().unwrap()]);
+    assert_eq!(code, 1, "{r:#}");
+    assert_eq!(r["causes"][0]["reading"], "two-penalty-value=15", "{r:#}");
+    assert_eq!(r["known_causes"], serde_json::json!([]));
+    assert_eq!(r["unmatched_departures"].as_array().unwrap().len(), 1);
+    for f in [by_reading, by_field, other] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn a_departure_field_names_a_game_part_or_a_kind_of_question() {
+    let bad = departures_file(
+        "bad-field",
+        "departures:\n  - field: melds.valid\n    note: a typo\n",
+    );
+    let out = Command::new(BIN)
+        .args([
+            "conform",
+            "--impl",
+            "true",
+            "--queries",
+            "1",
+            "--departures",
+        ])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`melds.valid` is not a compared field"),
+        "{err}"
+    );
+    assert!(
+        err.contains("meld, contract, laydown, score, lay-off, discards"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(bad);
 }
 
 #[test]

@@ -5,7 +5,11 @@
 //!
 //! The file is YAML, read through `base::yaml` (positions for every problem) and checked here
 //! against the rule table, the disputes register and the reason codes; `help::schema`
-//! generates its JSON Schema from [`KEYS`] and [`FIELDS`].
+//! generates its JSON Schema from [`KEYS`], [`FIELDS`] and the kinds of question.
+//!
+//! The same file serves `conform --queries`: a cause of disagreement there names the reading
+//! that explains it (matched by `reading`) or the kind of question and the answer's field
+//! (`meld.valid`, `score.points`: matched by `field`).
 //!
 //! ```yaml
 //! departures:
@@ -29,7 +33,9 @@ use std::path::Path;
 /// The keys of an entry: what it matches on, then its note.
 pub const KEYS: [&str; 5] = ["rule", "reading", "reason", "field", "note"];
 
-/// The first part of a compared field (`events[2]`, `state.hands[1]`, …) as `conform` names it.
+/// The first part of a compared field (`events[2]`, `state.hands[1]`, …) as `conform` names it
+/// in games; in single questions the field starts with the kind of question
+/// ([`crate::suite::query::KINDS`]: `meld.valid`).
 pub const FIELDS: [&str; 6] = [
     "result",
     "events",
@@ -410,11 +416,22 @@ fn check_reason(text: &str) -> Problem {
 
 fn check_field(text: &str) -> Problem {
     let first = text.split(['.', '[']).next().unwrap_or(text);
-    if FIELDS.contains(&first) {
+    if field_starts().any(|f| f == first) {
         return None;
     }
+    let starts: Vec<&str> = field_starts().collect();
     Some((
         format!("`{text}` is not a compared field"),
-        Some(format!("a field starts with one of: {}", FIELDS.join(", "))),
+        Some(format!(
+            "a field starts with one of: {} (the last {} in single questions, `conform --queries`)",
+            starts.join(", "),
+            crate::suite::query::KINDS.len()
+        )),
     ))
+}
+
+/// What a compared field may start with: a part of a game step ([`FIELDS`]), or a kind of
+/// single question ([`crate::suite::query::KINDS`]).
+pub fn field_starts() -> impl Iterator<Item = &'static str> {
+    FIELDS.into_iter().chain(crate::suite::query::KINDS)
 }

@@ -9,10 +9,17 @@
 //! many kinds of question it shows in); what no reading explains is grouped by the kind of
 //! question and the field that differs. The smallest disagreement of each cause is shrunk,
 //! a card at a time, while the implementation still disagrees for that cause.
+//!
+//! With known departures (`--departures`), a cause an entry matches is reported apart as known
+//! and not shrunk: an entry's `reading` matches the reading that explains the cause, its `field`
+//! the kind of question and the answer's field (`meld.valid`; for a cause a reading explains,
+//! those of its smallest disagreement). `rule` and `reason` entries match no question.
 
 use super::Options;
 use super::compare::{Caps, Stop, hello};
+use super::departures::{Departures, Known};
 use super::implementation::{ImplSpec, Implementation};
+use super::report::Divergence;
 use crate::base::card::{Card, Counts};
 use crate::rules::Loaded;
 use crate::rules::disputes::DisputeId;
@@ -57,8 +64,11 @@ pub struct QueryCause {
     pub count: usize,
     /// Per kind of question, how many.
     pub kinds: BTreeMap<String, usize>,
-    /// The smallest examples, the first shrunk.
+    /// The smallest examples, the first shrunk (unless the cause is known).
     pub examples: Vec<QueryExample>,
+    /// The known departure that matched (`--departures`): the cause is not a failure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known: Option<Known>,
 }
 
 /// The report of a run of questions.
@@ -78,7 +88,26 @@ pub struct QueryReport {
     pub stopped: Option<String>,
     /// What is not compared because the implementation does not report it.
     pub not_compared: Vec<String>,
+    /// The causes no known departure matched: failures.
     pub causes: Vec<QueryCause>,
+    /// The causes a known departure matched (`--departures`), apart.
+    pub known_causes: Vec<QueryCause>,
+    /// With `--departures`: the entries no cause matched (`FILE:LINE (names)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unmatched_departures: Option<Vec<String>>,
+}
+
+impl QueryReport {
+    /// Whether the run failed: a disagreement no known departure explains, an errored question,
+    /// or a run stopped early.
+    pub fn failed(&self) -> bool {
+        !self.causes.is_empty() || self.errored > 0 || self.stopped.is_some()
+    }
+
+    /// How many disagreements known departures explain.
+    pub fn known_disagree(&self) -> usize {
+        self.known_causes.iter().map(|c| c.count).sum()
+    }
 }
 
 /// The fields compared for a kind of question (`readings` only where the implementation reports
@@ -377,9 +406,37 @@ pub fn ask_queries(
         }
     }
     let alts = alts.unwrap_or_default();
-    report.causes = group(found, &alts, loaded, &mut asked, &caps);
+    let departures = opts.departures.as_deref();
+    let (known, unknown): (Vec<_>, Vec<_>) =
+        group(found, &alts, loaded, &mut asked, &caps, departures)
+            .into_iter()
+            .partition(|c| c.known.is_some());
+    report.causes = unknown;
+    report.known_causes = known;
+    if let Some(d) = departures {
+        let used: Vec<usize> = report
+            .known_causes
+            .iter()
+            .filter_map(|c| c.known.as_ref().map(|k| k.entry))
+            .collect();
+        report.unmatched_departures = Some(d.unmatched(&used));
+    }
     asked.close();
     report
+}
+
+/// A cause as a divergence, for matching known departures: the reading that explains it as its
+/// rules, the kind of question and the field of its smallest disagreement `f` as its field.
+fn as_divergence(f: &Found, reading: Option<&str>) -> Divergence {
+    Divergence {
+        step: 0,
+        seat: None,
+        action: None,
+        field: format!("{}.{}", f.q.kind(), f.field),
+        reference: f.reference[f.field].to_string(),
+        implementation: f.imp[f.field].to_string(),
+        rules: reading.map(str::to_string).into_iter().collect(),
+    }
 }
 
 /// The disagreements grouped by cause, most first, each with its smallest examples.
@@ -389,6 +446,7 @@ fn group(
     loaded: &Loaded,
     asked: &mut Asked,
     caps: &Caps,
+    departures: Option<&Departures>,
 ) -> Vec<QueryCause> {
     let mut explains = vec![0usize; alts.len()];
     for f in &found {
@@ -419,9 +477,16 @@ fn group(
                 *kinds.entry(f.q.kind().to_string()).or_default() += 1;
             }
             let alt = reading.map(|k| &alts[k]);
+            let known = list
+                .first()
+                .zip(departures)
+                .and_then(|(f, d)| d.known(&as_divergence(f, alt.map(|(name, _)| name.as_str()))));
             let mut examples = Vec::new();
-            if let Some(first) = list.first() {
-                examples.push(shrink(first, alt, loaded, asked, caps));
+            match list.first() {
+                // A known cause is not shrunk: the departure already says what it is.
+                Some(first) if known.is_some() => examples.push(example(first, None)),
+                Some(first) => examples.push(shrink(first, alt, loaded, asked, caps)),
+                None => {}
             }
             for f in list.iter().skip(1).take(2) {
                 examples.push(example(f, None));
@@ -432,6 +497,7 @@ fn group(
                 count: list.len(),
                 kinds,
                 examples,
+                known,
             }
         })
         .collect();
