@@ -85,10 +85,11 @@ enum Command {
     /// Explain a rejection reason code (`push-not-allowed`), a dispute (`frozen-two`), one of its
     /// readings (`frozen-two=position`) or a rule (`sets.min-size`), with the sources behind it.
     Explain(cli::explain::ExplainArgs),
-    /// Print the JSON Schema of rules files, scenario files, the disputes register or
-    /// known-departures files (for editors; the shipped copies are spec/schema/rules.schema.json,
+    /// Print the JSON Schema of rules files, scenario files, the disputes register,
+    /// known-departures files, single questions or the test vectors (for editors and
+    /// implementers; the shipped copies are spec/schema/rules.schema.json,
     /// conformance/schema/scenario.schema.json, spec/schema/disputes.schema.json and
-    /// conformance/schema/departures.schema.json).
+    /// conformance/schema/{departures,questions,vectors}.schema.json).
     Schema(cli::schema::SchemaArgs),
     /// Print a shell completion script, e.g. `push-rummy completions bash > ~/.local/share/bash-completion/completions/push-rummy`.
     Completions(cli::completions::CompletionsArgs),

@@ -1,6 +1,7 @@
-//! `schema rules|scenario|register|departures`: the JSON Schema of rules files, scenario files,
-//! the disputes register or known-departures files, generated from the rule table, the scenario
-//! reader, the register's shape and the departures reader.
+//! `schema rules|scenario|register|departures|questions|vectors`: the JSON Schema of rules
+//! files, scenario files, the disputes register, known-departures files, single questions and
+//! their answers, or the test vectors, generated from the rule table, the scenario reader, the
+//! register's shape, the departures reader and the kinds of question.
 
 use super::common::Failure;
 use clap::{Args, ValueEnum};
@@ -22,6 +23,10 @@ pub enum SchemaKind {
     Register,
     /// Known-departures files (`conform --departures FILE`).
     Departures,
+    /// Single questions and their answers (the protocol's `rules`, `query` and `answer`).
+    Questions,
+    /// The test vectors (conformance/vectors/*.json).
+    Vectors,
 }
 
 pub fn run(args: &SchemaArgs) -> Result<u8, Failure> {
@@ -30,6 +35,8 @@ pub fn run(args: &SchemaArgs) -> Result<u8, Failure> {
         SchemaKind::Scenario => push_rummy::help::schema::scenario(),
         SchemaKind::Register => push_rummy::help::schema::register(),
         SchemaKind::Departures => push_rummy::help::schema::departures(),
+        SchemaKind::Questions => push_rummy::help::schema::questions(),
+        SchemaKind::Vectors => push_rummy::help::schema::vectors(),
     };
     out_raw!("{}", push_rummy::help::schema::text(&schema));
     Ok(0)

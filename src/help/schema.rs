@@ -1,14 +1,18 @@
-//! JSON Schemas (draft 7) for rules files, scenario files and the disputes register, so that
-//! editors can complete and check them (`# yaml-language-server: $schema=…` on the first line of
-//! a file).
+//! JSON Schemas (draft 7) for rules files, scenario files, the disputes register and
+//! known-departures files, so that editors can complete and check them
+//! (`# yaml-language-server: $schema=…` on the first line of a file); and for the messages of
+//! single questions and the test vectors, so that implementers in other languages can check
+//! theirs.
 //!
 //! No schema is written by hand. The rules schema is generated from the rule table
 //! ([`spec::rule_defs`]) and the dispute register ([`DisputeId`], [`mod@register`]); the scenario
 //! schema from the tables the scenario reader itself uses ([`scenario::TOP_KEYS`] and the other
 //! key tables, [`scenario::CHECK_KEYS`], [`scenario::SOURCES`], [`Reason::ALL`], the rule table
 //! again); the register's ([`register()`]) from the shape `rules::disputes::register` reads, with
-//! the built-in games named. A test (`tests/integration/schema.rs`) checks them against what the
-//! readers accept.
+//! the built-in games named; the departures schema from the departures reader's tables; the
+//! questions and vectors schemas ([`questions`], [`vectors()`]) from the kinds of question and what
+//! `Question::parse` reads and `answer` writes. A test (`tests/integration/schema.rs`) checks
+//! them against what the readers accept.
 //!
 //! The schemas check form: keys, types, enumerations, ranges. What depends on more than one value
 //! (a deal larger than the pack, a seat the table has not got, an action illegal in the position)
@@ -36,6 +40,10 @@ pub const SCENARIO_SCHEMA_FILE: &str = "conformance/schema/scenario.schema.json"
 pub const REGISTER_SCHEMA_FILE: &str = "spec/schema/disputes.schema.json";
 /// Where the schema of known-departures files (`conform --departures`) is shipped.
 pub const DEPARTURES_SCHEMA_FILE: &str = "conformance/schema/departures.schema.json";
+/// Where the schema of single questions and their answers is shipped.
+pub const QUESTIONS_SCHEMA_FILE: &str = "conformance/schema/questions.schema.json";
+/// Where the schema of the test vectors (`conformance/vectors/*.json`) is shipped.
+pub const VECTORS_SCHEMA_FILE: &str = "conformance/schema/vectors.schema.json";
 
 const DRAFT: &str = "http://json-schema.org/draft-07/schema#";
 
@@ -676,8 +684,8 @@ pub fn register() -> Value {
 }
 
 /// The schema of a known-departures file (`conform --departures FILE`): from the keys the reader
-/// takes ([`departures::KEYS`]), the rule table, the disputes register, [`Reason::ALL`] and the
-/// compared fields ([`departures::field_starts`]).
+/// takes ([`KEYS`](crate::suite::conform::departures::KEYS)), the rule table, the disputes register, [`Reason::ALL`] and the
+/// compared fields ([`field_starts`](crate::suite::conform::departures::field_starts)).
 pub fn departures() -> Value {
     use crate::suite::conform::departures;
     let mut sections: Vec<String> = Vec::new();
@@ -743,6 +751,227 @@ pub fn departures() -> Value {
         "type": "object",
         "properties": { "departures": { "type": ["array", "null"], "items": entry } },
         "required": ["departures"],
+        "additionalProperties": false
+    })
+}
+
+/// One card in a JSON message: a string in the notation.
+fn json_card() -> Value {
+    json!({ "type": "string", "pattern": format!("^{CARD}$") })
+}
+
+/// Cards in a JSON message: a list of card strings.
+fn json_cards() -> Value {
+    json!({ "type": "array", "items": json_card() })
+}
+
+/// What a question of `kind` gives besides `question` (and, as a message, `type` and `id`): its
+/// properties and the required ones, as `Question::parse` reads them.
+fn question_fields(kind: &str) -> (Map<String, Value>, Vec<&'static str>) {
+    let round = json!({ "description": "the deal, from 1", "type": "integer", "minimum": 1 });
+    let (props, required) = match kind {
+        "meld" => (
+            json!({ "cards": json_cards(), "kind": { "description": "ask only for a meld of this kind", "enum": ["set", "run", null] } }),
+            vec!["cards"],
+        ),
+        "contract" => (
+            json!({ "round": round, "melds": { "description": "the melds laid together, each a list of cards", "type": "array", "items": json_cards() } }),
+            vec!["round", "melds"],
+        ),
+        "laydown" => (
+            json!({ "round": round, "hand": json_cards() }),
+            vec!["round", "hand"],
+        ),
+        "score" => (json!({ "cards": json_cards() }), vec!["cards"]),
+        "lay-off" => (
+            json!({
+                "meld": { "description": "a table meld as in a `start` message: `run [6H 7H JK JK=8H]`", "type": "string", "minLength": 1 },
+                "card": json_card()
+            }),
+            vec!["meld", "card"],
+        ),
+        // The fields of a `start` message (conformance/README.md): not described here.
+        _ => (
+            json!({ "position": { "description": "the position of a `start` message (stage `play`); with it the start message's other fields (`players`, `dealer`, `round`, `rules`, …)", "type": "object" } }),
+            vec!["position"],
+        ),
+    };
+    let Value::Object(props) = props else {
+        unreachable!("an object")
+    };
+    (props, required)
+}
+
+/// What the answer to a question of `kind` holds besides `question` (and, as a message, `type`
+/// and `id`), and the required fields.
+fn answer_fields(kind: &str) -> (Value, Vec<&'static str>) {
+    match kind {
+        "meld" => (
+            json!({
+                "valid": { "type": "boolean" },
+                "readings": { "description": "what the cards can be read as (`set 7`, `run H 6-8`, `run * 6-8` for a run of any suits), each once, sorted", "type": "array", "items": { "type": "string" } },
+                "truncated": { "description": "the interpretations were too many to list them all", "const": true }
+            }),
+            vec!["valid", "readings"],
+        ),
+        "contract" => (json!({ "meets": { "type": "boolean" } }), vec!["meets"]),
+        "laydown" => (
+            json!({
+                "possible": { "type": "boolean" },
+                "melds": { "description": "where it is possible, one laydown (another may be as good)", "type": "array", "items": json_cards() }
+            }),
+            vec!["possible"],
+        ),
+        "score" => (
+            json!({ "points": { "type": "integer", "minimum": 0 } }),
+            vec!["points"],
+        ),
+        "lay-off" => (json!({ "fits": { "type": "boolean" } }), vec!["fits"]),
+        _ => (
+            json!({ "cards": { "description": "the cards the seat to play may discard, a set in canonical order", "type": "array", "items": json_card() } }),
+            vec!["cards"],
+        ),
+    }
+}
+
+/// One variant per kind of question: the message (`type`, `id`) or a vector's `input`.
+fn question_variants(message: bool) -> Vec<Value> {
+    crate::suite::query::KINDS
+        .iter()
+        .map(|&kind| {
+            let (mut props, mut required) = question_fields(kind);
+            props.insert("question".into(), json!({ "const": kind }));
+            required.insert(0, "question");
+            if message {
+                props.insert("type".into(), json!({ "const": "query" }));
+                props.insert(
+                    "id".into(),
+                    json!({ "description": "any value: the answer repeats it" }),
+                );
+                required.insert(0, "type");
+            }
+            json!({ "type": "object", "properties": props, "required": required, "additionalProperties": kind == "discards" })
+        })
+        .collect()
+}
+
+/// One variant per kind of answer: the message (`type`, `question`, `id`) or a vector's
+/// `expected` (neither).
+fn answer_variants(message: bool) -> Vec<Value> {
+    crate::suite::query::KINDS
+        .iter()
+        .map(|&kind| {
+            let (props, mut required) = answer_fields(kind);
+            let Value::Object(mut props) = props else {
+                unreachable!("an object")
+            };
+            if message {
+                props.insert("type".into(), json!({ "const": "answer" }));
+                props.insert("question".into(), json!({ "const": kind }));
+                props.insert("id".into(), json!({ "description": "the question's `id`" }));
+                required.splice(0..0, ["type", "question"]);
+            }
+            json!({ "type": "object", "properties": props, "required": required, "additionalProperties": false })
+        })
+        .collect()
+}
+
+/// The schema of single questions (conformance/README.md, *Questions*): the `rules` message and
+/// its `ok`, each kind of `query` and its `answer`, and the `error` and `unsupported` replies;
+/// from the kinds of question ([`crate::suite::query::KINDS`]) and what each reads and answers.
+pub fn questions() -> Value {
+    let any: Vec<Value> = ["rules", "ok", "query", "answer", "error", "unsupported"]
+        .iter()
+        .map(|d| json!({ "$ref": format!("#/definitions/{d}") }))
+        .collect();
+    json!({
+        "$schema": DRAFT,
+        "title": "Push Rummy single questions",
+        "description": "The messages of single questions (conformance/README.md, Questions): `rules` and its reply `ok`, `query` and its reply `answer` (one form per kind of question), and the replies `error` and `unsupported`. Generated by `push-rummy schema questions`.",
+        "definitions": {
+            "rules": {
+                "type": "object",
+                "properties": {
+                    "type": { "const": "rules" },
+                    "rules": { "description": "a built-in rule set's name (`push`) or a `start` message's `rules` object", "type": ["string", "object"] }
+                },
+                "required": ["type", "rules"],
+                "additionalProperties": false
+            },
+            "ok": {
+                "type": "object",
+                "properties": { "type": { "const": "ok" } },
+                "required": ["type"],
+                "additionalProperties": false
+            },
+            "query": { "oneOf": question_variants(true) },
+            "answer": { "oneOf": answer_variants(true) },
+            "error": {
+                "type": "object",
+                "properties": { "type": { "const": "error" }, "message": { "type": "string" }, "id": {} },
+                "required": ["type", "message"]
+            },
+            "unsupported": {
+                "type": "object",
+                "properties": { "type": { "const": "unsupported" }, "reason": { "type": "string" }, "id": {} },
+                "required": ["type"]
+            }
+        },
+        "oneOf": any
+    })
+}
+
+/// The schema of a test-vector file (`conformance/vectors/KIND.json`, written by `push-rummy
+/// vectors`): its header, and cases whose `input` is a question without `type` and whose
+/// `expected` an answer without `type` and `question`.
+pub fn vectors() -> Value {
+    use crate::suite::query::vectors::VECTOR_KINDS;
+    let readings: Map<String, Value> = DisputeId::ALL
+        .iter()
+        .map(|id| (id.id().to_string(), json!({ "enum": id.reading_names() })))
+        .collect();
+    json!({
+        "$schema": DRAFT,
+        "title": "Push Rummy test vectors",
+        "description": "A file of conformance/vectors/: the reference's answers to single questions of one kind, under several rule sets and readings (conformance/README.md, Test vectors). Generated by `push-rummy schema vectors`.",
+        "type": "object",
+        "properties": {
+            "$schema": { "type": "string" },
+            "description": { "type": "string" },
+            "generated_by": { "type": "string" },
+            "question": { "enum": VECTOR_KINDS },
+            "compare": { "description": "the fields of `expected` to compare", "type": "array", "items": { "type": "string" }, "minItems": 1 },
+            "rule_sets": {
+                "description": "the rule sets the cases name, each as the protocol sends it (`values`: every rule resolved, as text)",
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {
+                        "fingerprint": { "type": "string" },
+                        "game": { "type": "string" },
+                        "name": { "type": "string" },
+                        "values": { "type": "object", "additionalProperties": { "type": "string" } }
+                    },
+                    "required": ["fingerprint", "game", "name", "values"]
+                }
+            },
+            "cases": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "description": { "type": "string" },
+                        "rules": { "description": "a key of `rule_sets`", "type": "string" },
+                        "readings": { "description": "dispute readings applied over the rules", "type": "object", "properties": readings, "additionalProperties": false },
+                        "input": { "oneOf": question_variants(false) },
+                        "expected": { "oneOf": answer_variants(false) }
+                    },
+                    "required": ["description", "rules", "readings", "input", "expected"],
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["question", "compare", "rule_sets", "cases"],
         "additionalProperties": false
     })
 }

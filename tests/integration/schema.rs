@@ -75,6 +75,12 @@ fn the_shipped_schemas_are_the_generated_ones() {
             schema::departures(),
             "departures",
         ),
+        (
+            schema::QUESTIONS_SCHEMA_FILE,
+            schema::questions(),
+            "questions",
+        ),
+        (schema::VECTORS_SCHEMA_FILE, schema::vectors(), "vectors"),
     ] {
         let shipped = std::fs::read_to_string(Path::new(ROOT).join(file))
             .unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -105,6 +111,81 @@ fn assert_modeline(path: &Path, schema_file: &str) {
         "{}: $schema={rel} does not lead to {schema_file}",
         path.display()
     );
+}
+
+#[test]
+fn every_vector_file_names_and_meets_the_vectors_schema() {
+    let v = validator(&schema::vectors());
+    let dir = Path::new(ROOT).join("conformance/vectors");
+    let mut n = 0;
+    for kind in push_rummy::suite::query::vectors::VECTOR_KINDS {
+        let f = dir.join(format!("{kind}.json"));
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        let want = Path::new(ROOT).join(schema::VECTORS_SCHEMA_FILE);
+        let named = f.parent().unwrap().join(doc["$schema"].as_str().unwrap());
+        assert_eq!(
+            std::fs::canonicalize(named).ok(),
+            std::fs::canonicalize(want).ok(),
+            "{}: `$schema` does not lead to the vectors schema",
+            f.display()
+        );
+        let p = problems(&v, &doc);
+        assert!(
+            p.is_empty(),
+            "{}:\n{}",
+            f.display(),
+            p[..p.len().min(5)].join("\n")
+        );
+        n += 1;
+    }
+    assert_eq!(n, 5);
+}
+
+#[test]
+fn the_questions_schema_takes_what_the_reference_reads_and_answers_and_refuses_what_it_refuses() {
+    use push_rummy::suite::query::{Question, answer, generate};
+    let v = validator(&schema::questions());
+    let ok = |doc: &Value| {
+        let p = problems(&v, doc);
+        assert!(p.is_empty(), "{doc}:\n{}", p.join("\n"));
+    };
+    ok(&json!({"type": "rules", "rules": "push"}));
+    ok(&json!({"type": "ok"}));
+    ok(&json!({"type": "unsupported", "reason": "no questions"}));
+    for game in ["push", "cap-it", "six-to-ten"] {
+        let loaded = push_rummy::rules::load(game, &[]).unwrap();
+        let players = push_rummy::suite::bench::seats(&loaded.rules);
+        for (i, q) in generate::questions(&loaded, players, 400, 5, &[])
+            .iter()
+            .enumerate()
+        {
+            let mut msg = q.to_json();
+            msg["id"] = json!(i);
+            ok(&msg);
+            assert_eq!(Question::parse(&msg).as_ref(), Ok(q));
+            match answer(&loaded, q) {
+                Ok(mut a) => {
+                    a["id"] = json!(i);
+                    ok(&a);
+                }
+                Err(e) => ok(&json!({"type": "error", "message": e, "id": i})),
+            }
+        }
+    }
+    // What the reader refuses, the schema refuses too.
+    for bad in [
+        json!({"type": "query", "question": "melds", "cards": ["7H"]}),
+        json!({"type": "query", "question": "meld"}),
+        json!({"type": "query", "question": "meld", "cards": ["7H", "1Z"]}),
+        json!({"type": "query", "question": "meld", "cards": ["7H"], "kind": "group"}),
+        json!({"type": "query", "question": "contract", "round": 0, "melds": []}),
+        json!({"type": "query", "question": "laydown", "round": 1}),
+        json!({"type": "query", "question": "lay-off", "meld": "run [6H 7H 8H]"}),
+        json!({"type": "query", "question": "discards", "players": 4}),
+    ] {
+        assert!(Question::parse(&bad).is_err(), "the reader takes {bad}");
+        assert!(!problems(&v, &bad).is_empty(), "the schema takes {bad}");
+    }
 }
 
 #[test]

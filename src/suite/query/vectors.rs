@@ -175,6 +175,7 @@ fn render(kind: &str, games: &[Loaded], cases: &[Value]) -> String {
         rule_sets.insert((*g).to_string(), rules_json(l));
     }
     let header = json!({
+        "$schema": "../schema/vectors.schema.json",
         "description": format!(
             "Test vectors: `{kind}` questions (conformance/README.md, Questions), {} cases, the \
              reference's answers. Ask each case's `input` under its `rules` (a rule set of \
