@@ -162,17 +162,20 @@ fn departures_file(name: &str, text: &str) -> std::path::PathBuf {
 #[test]
 fn a_known_departure_makes_its_cause_known_and_the_run_pass() {
     let imp = format!("{BIN} serve --reading two-penalty-value=15");
+    let run = |departures: &Path| {
+        queries_with(
+            &[],
+            &imp,
+            "600",
+            &["--departures", departures.to_str().unwrap()],
+        )
+    };
     // By the dispute alone, any reading of it.
     let by_reading = departures_file(
         "reading",
         "departures:\n  - reading: two-penalty-value\n    note: our twos cost 15\n  - field: meld.valid\n    note: not reached\n",
     );
-    let (code, r) = queries_with(
-        &[],
-        &imp,
-        "600",
-        &["--departures", by_reading.to_str().unwrap()],
-    );
+    let (code, r) = run(&by_reading);
     assert_eq!(code, 0, "{r:#}");
     assert_eq!(r["causes"], serde_json::json!([]), "{r:#}");
     let known = &r["known_causes"][0];
@@ -198,12 +201,7 @@ fn a_known_departure_makes_its_cause_known_and_the_run_pass() {
         "field",
         "departures:\n  - field: score.points\n    note: our twos cost 15\n",
     );
-    let (code, r) = queries_with(
-        &[],
-        &imp,
-        "600",
-        &["--departures", by_field.to_str().unwrap()],
-    );
+    let (code, r) = run(&by_field);
     assert_eq!(code, 0, "{r:#}");
     assert_eq!(
         r["known_causes"][0]["known"]["names"],
@@ -214,7 +212,7 @@ fn a_known_departure_makes_its_cause_known_and_the_run_pass() {
         "other",
         "departures:\n  - reading: set-duplicate-suits=allowed\n    note: not this one\n",
     );
-    let (code, r) = queries_with(&[], &imp, "600", &["--departures", other.to_str().unwrap()]);
+    let (code, r) = run(&other);
     assert_eq!(code, 1, "{r:#}");
     assert_eq!(r["causes"][0]["reading"], "two-penalty-value=15", "{r:#}");
     assert_eq!(r["known_causes"], serde_json::json!([]));
