@@ -1345,6 +1345,43 @@ fn an_implementation_is_compared_on_what_its_hello_declares() {
     );
 }
 
+/// An implementation that picks a rescue's wild itself (its `hello` leaves out `rescue-wild`;
+/// here the reference, its `hello` edited on the way) is compared up to each accepted rescue,
+/// the rescue's result included, and no further; a refused rescue changes nothing, so the
+/// scenario goes on.
+#[test]
+fn an_implementation_that_picks_the_rescued_wild_is_compared_up_to_the_rescue() {
+    let imp = format!("sh -c '{BIN} serve | sed -u s/,\\\"rescue-wild\\\"//'");
+    let (code, r) = conform(&["conformance/rescue", "--impl", &imp]);
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["summary"]["fail"], 0, "{r:#}");
+    assert!(
+        r["not_compared"]
+            .to_string()
+            .contains("play after a rescue"),
+        "{r:#}"
+    );
+    let skipped = with_verdict(&r, "skipped");
+    assert!(skipped.len() >= 5, "{r:#}");
+    for s in &skipped {
+        let why = s["reason"].as_str().unwrap_or_default();
+        assert!(
+            why.starts_with("compared up to step ")
+                && why.ends_with("a rescue: the implementation picks the rescued wild itself"),
+            "{s:#}"
+        );
+    }
+    // A scenario whose rescues are all refused is compared to its end.
+    let passed: Vec<&str> = with_verdict(&r, "pass")
+        .iter()
+        .filter_map(|s| s["file"].as_str())
+        .collect();
+    assert!(
+        passed.contains(&"conformance/rescue/rescue-needs-the-right-card.yaml"),
+        "{passed:?}"
+    );
+}
+
 /// `serve` answers `hello` in the version it was offered, 1 or 2; under 2 it declares everything.
 #[test]
 fn serve_answers_each_protocol_version_in_kind() {
