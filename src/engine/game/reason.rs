@@ -22,6 +22,9 @@ impl std::error::Error for Illegal {}
 macro_rules! reasons {
     ($($name:ident = $code:literal: $doc:literal,)*) => {
         /// Rejection reason codes (stable, kebab-case).
+        // Each variant's doc is its message for people (`explain`), which names rule paths such
+        // as `rounds[N].all-at-once`: text, not links.
+        #[allow(rustdoc::broken_intra_doc_links)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Reason { $(#[doc = $doc] $name,)* }
         impl Reason {
