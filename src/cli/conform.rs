@@ -294,16 +294,17 @@ fn print_query_report(r: &conform::QueryReport, loaded: &Loaded, imp: &ImplSpec,
             r.disagree
         ),
         (0, 0) if r.stopped.is_none() => out!("{} agree: no disagreement", r.agree),
-        (n, e) if known > 0 => out!(
-            "{} agree, {} disagree ({n} cause(s), {known} questions at a known departure), {e} errored",
-            r.agree,
-            r.disagree
-        ),
-        (n, e) => out!(
-            "{} agree, {} disagree ({n} cause(s)), {e} errored",
-            r.agree,
-            r.disagree
-        ),
+        (n, e) => {
+            let known = match known {
+                0 => String::new(),
+                k => format!(", {k} questions at a known departure"),
+            };
+            out!(
+                "{} agree, {} disagree ({n} cause(s){known}), {e} errored",
+                r.agree,
+                r.disagree
+            );
+        }
     }
 }
 

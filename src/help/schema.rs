@@ -765,6 +765,14 @@ fn json_cards() -> Value {
     json!({ "type": "array", "items": json_card() })
 }
 
+/// The properties of a JSON object written with `json!`.
+fn object(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => unreachable!("an object"),
+    }
+}
+
 /// What a question of `kind` gives besides `question` (and, as a message, `type` and `id`): its
 /// properties and the required ones, as `Question::parse` reads them.
 fn question_fields(kind: &str) -> (Map<String, Value>, Vec<&'static str>) {
@@ -796,16 +804,13 @@ fn question_fields(kind: &str) -> (Map<String, Value>, Vec<&'static str>) {
             vec!["position"],
         ),
     };
-    let Value::Object(props) = props else {
-        unreachable!("an object")
-    };
-    (props, required)
+    (object(props), required)
 }
 
 /// What the answer to a question of `kind` holds besides `question` (and, as a message, `type`
 /// and `id`), and the required fields.
-fn answer_fields(kind: &str) -> (Value, Vec<&'static str>) {
-    match kind {
+fn answer_fields(kind: &str) -> (Map<String, Value>, Vec<&'static str>) {
+    let (props, required) = match kind {
         "meld" => (
             json!({
                 "valid": { "type": "boolean" },
@@ -831,7 +836,8 @@ fn answer_fields(kind: &str) -> (Value, Vec<&'static str>) {
             json!({ "cards": { "description": "the cards the seat to play may discard, a set in canonical order", "type": "array", "items": json_card() } }),
             vec!["cards"],
         ),
-    }
+    };
+    (object(props), required)
 }
 
 /// One variant per kind of question: the message (`type`, `id`) or a vector's `input`.
@@ -861,10 +867,7 @@ fn answer_variants(message: bool) -> Vec<Value> {
     crate::suite::query::KINDS
         .iter()
         .map(|&kind| {
-            let (props, mut required) = answer_fields(kind);
-            let Value::Object(mut props) = props else {
-                unreachable!("an object")
-            };
+            let (mut props, mut required) = answer_fields(kind);
             if message {
                 props.insert("type".into(), json!({ "const": "answer" }));
                 props.insert("question".into(), json!({ "const": kind }));

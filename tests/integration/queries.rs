@@ -162,20 +162,18 @@ fn departures_file(name: &str, text: &str) -> std::path::PathBuf {
 #[test]
 fn a_known_departure_makes_its_cause_known_and_the_run_pass() {
     let imp = format!("{BIN} serve --reading two-penalty-value=15");
-    let run = |departures: &Path| {
-        queries_with(
-            &[],
-            &imp,
-            "600",
-            &["--departures", departures.to_str().unwrap()],
-        )
+    // The run with a departures file of `text` (named for `name`, removed after).
+    let run = |name: &str, text: &str| {
+        let f = departures_file(name, text);
+        let out = queries_with(&[], &imp, "600", &["--departures", f.to_str().unwrap()]);
+        let _ = std::fs::remove_file(f);
+        out
     };
     // By the dispute alone, any reading of it.
-    let by_reading = departures_file(
+    let (code, r) = run(
         "reading",
         "departures:\n  - reading: two-penalty-value\n    note: our twos cost 15\n  - field: meld.valid\n    note: not reached\n",
     );
-    let (code, r) = run(&by_reading);
     assert_eq!(code, 0, "{r:#}");
     assert_eq!(r["causes"], serde_json::json!([]), "{r:#}");
     let known = &r["known_causes"][0];
@@ -197,29 +195,24 @@ fn a_known_departure_makes_its_cause_known_and_the_run_pass() {
         "{r:#}"
     );
     // By the kind of question and the field that differs.
-    let by_field = departures_file(
+    let (code, r) = run(
         "field",
         "departures:\n  - field: score.points\n    note: our twos cost 15\n",
     );
-    let (code, r) = run(&by_field);
     assert_eq!(code, 0, "{r:#}");
     assert_eq!(
         r["known_causes"][0]["known"]["names"],
         "field: score.points"
     );
     // An entry about another dispute leaves the cause unknown, and is itself stale.
-    let other = departures_file(
+    let (code, r) = run(
         "other",
         "departures:\n  - reading: set-duplicate-suits=allowed\n    note: not this one\n",
     );
-    let (code, r) = run(&other);
     assert_eq!(code, 1, "{r:#}");
     assert_eq!(r["causes"][0]["reading"], "two-penalty-value=15", "{r:#}");
     assert_eq!(r["known_causes"], serde_json::json!([]));
     assert_eq!(r["unmatched_departures"].as_array().unwrap().len(), 1);
-    for f in [by_reading, by_field, other] {
-        let _ = std::fs::remove_file(f);
-    }
 }
 
 #[test]
